@@ -1,0 +1,184 @@
+//! The JSON-lines protocol between the judge and the runner.
+//!
+//! The judge writes a cases file: one [`Header`] line, then one [`Case`] per
+//! line. The runner appends one [`Outcome`] per case to the outcomes file and
+//! flushes it, so a runner that dies or hangs points at its case. The runner
+//! reports what it observed; it never judges.
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+/// Bumped whenever a wire type changes shape.
+pub const PROTOCOL: &str = "retry-lab.wire/1";
+
+/// First line of every cases file.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Header {
+    pub protocol: String,
+}
+
+/// An `f64` on the wire as its Rust text (`"NaN"`, `"inf"`, `"-0.0"`,
+/// `"0.015625"`): exact, and JSON has no NaN or infinities.
+#[derive(Debug, Clone, Copy)]
+pub struct F64(pub f64);
+
+impl PartialEq for F64 {
+    /// Bit equality: the wire must carry -0.0 and NaN unchanged.
+    fn eq(&self, other: &Self) -> bool {
+        self.0.to_bits() == other.0.to_bits()
+    }
+}
+
+impl Serialize for F64 {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&format!("{:?}", self.0))
+    }
+}
+
+impl<'de> Deserialize<'de> for F64 {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(d)?;
+        text.parse::<f64>()
+            .map(F64)
+            .map_err(|_| serde::de::Error::custom(format!("not a number: {text:?}")))
+    }
+}
+
+/// One call of one learner function, with a random id its outcome must echo.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Case {
+    pub id: String,
+    pub call: Call,
+}
+
+/// The eight functions' arguments.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "fn", rename_all = "snake_case")]
+pub enum Call {
+    Retryable { status: u16 },
+    ReplaySafe { method: String, key: Option<String> },
+    Remaining { deadline: F64, now: F64 },
+    Backoff { attempt: u32, base: F64, cap: F64 },
+    Jitter { delay: F64, fraction: F64 },
+    WaitDelay { local: F64, retry_after: Option<String> },
+    CanAttempt { attempts: u32, maximum: u32, wait: F64, budget: F64 },
+    Execute { scenario: Scenario },
+}
+
+/// A scripted world for one `execute` call (see the clock model in the kit's
+/// contract document): time moves only inside `send` and `sleep`, except for
+/// a one-time `gap` right after the first clock reading.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Scenario {
+    pub method: String,
+    pub key: Option<String>,
+    pub timeout: F64,
+    pub maximum: u32,
+    /// The clock's first reading.
+    pub start: F64,
+    /// Added to the clock right after its first reading.
+    pub gap: F64,
+    /// Answers to the sends, in order.
+    pub replies: Vec<Reply>,
+    /// The answer to every send after `replies` run out.
+    pub fallback: Reply,
+    /// Extra time taken by the k-th non-zero sleep.
+    pub oversleep: Vec<F64>,
+    /// Values of `random_fraction`, in order; 0.0 once they run out.
+    pub fractions: Vec<F64>,
+}
+
+/// A response, and how long it takes to arrive.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Reply {
+    pub status: u16,
+    pub retry_after: Option<String>,
+    pub body: String,
+    pub cost: F64,
+}
+
+/// What happened to one case.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Outcome {
+    pub id: String,
+    pub observed: Observed,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum Observed {
+    Returned { value: Value },
+    /// The call panicked; `todo` is set for `todo!()` and `unimplemented!()`.
+    Panicked { message: String, todo: bool },
+    /// `execute` kept sending or sleeping far beyond any scenario's need.
+    Runaway { events: u32 },
+}
+
+/// A returned value, one shape per return type.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "kebab-case")]
+pub enum Value {
+    Bool { value: bool },
+    Float { value: F64 },
+    /// `Result<f64, InvalidArgument>`: `None` stands for `Err`.
+    Checked { ok: Option<F64> },
+    Trace { trace: Trace },
+}
+
+/// Everything observable of one `execute` call.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Trace {
+    /// Sends and non-zero sleeps, in order.
+    pub events: Vec<Event>,
+    pub ending: Ending,
+    /// Not judged; shown to help a learner read a timeline.
+    pub draws: u32,
+    /// Not judged; shown to help a learner read a timeline.
+    pub clock_reads: u32,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "event", rename_all = "kebab-case")]
+pub enum Event {
+    Send { timeout: F64 },
+    Sleep { seconds: F64 },
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "result", rename_all = "kebab-case")]
+pub enum Ending {
+    Ok {
+        status: u16,
+        retry_after: Option<String>,
+        body: String,
+    },
+    InvalidArgument,
+    Timeout,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn round_trip(x: f64) -> f64 {
+        let text = serde_json_like(x);
+        text.parse::<f64>().unwrap()
+    }
+
+    fn serde_json_like(x: f64) -> String {
+        format!("{x:?}")
+    }
+
+    #[test]
+    fn floats_keep_their_exact_bits_through_text() {
+        for x in [0.0, -0.0, 1.0 / 64.0, f64::INFINITY, f64::NEG_INFINITY, 1e300, 5e-324] {
+            assert_eq!(round_trip(x).to_bits(), x.to_bits(), "{x:?}");
+        }
+        assert!(round_trip(f64::NAN).is_nan());
+    }
+
+    #[test]
+    fn f64_equality_tells_negative_zero_apart() {
+        assert_ne!(F64(0.0), F64(-0.0));
+        assert_eq!(F64(f64::NAN), F64(f64::NAN));
+    }
+}

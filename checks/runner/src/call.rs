@@ -1,0 +1,29 @@
+//! One protocol call → one call of the learner's function.
+
+use lab_api::wire::{Call, Observed, Value, F64};
+
+pub fn dispatch(call: Call) -> Observed {
+    let value = match call {
+        Call::Retryable { status } => Value::Bool { value: student::retryable(status) },
+        Call::ReplaySafe { method, key } => Value::Bool {
+            value: student::replay_safe(&method, key.as_deref()),
+        },
+        Call::Remaining { deadline, now } => Value::Float {
+            value: F64(student::remaining(deadline.0, now.0)),
+        },
+        Call::Backoff { attempt, base, cap } => Value::Checked {
+            ok: student::backoff(attempt, base.0, cap.0).ok().map(F64),
+        },
+        Call::Jitter { delay, fraction } => Value::Checked {
+            ok: student::jitter(delay.0, fraction.0).ok().map(F64),
+        },
+        Call::WaitDelay { local, retry_after } => Value::Float {
+            value: F64(student::wait_delay(local.0, retry_after.as_deref())),
+        },
+        Call::CanAttempt { attempts, maximum, wait, budget } => Value::Bool {
+            value: student::can_attempt(attempts, maximum, wait.0, budget.0),
+        },
+        Call::Execute { scenario } => Value::Trace { trace: crate::world::run(&scenario) },
+    };
+    Observed::Returned { value }
+}

@@ -1,0 +1,88 @@
+//! The runner: `lab-runner CASES OUTCOMES FROM`.
+//!
+//! Reads the cases file, calls the learner's functions for cases FROM.., and
+//! appends one flushed outcome line per case. It reports, it never judges:
+//! every expectation lives in the judge, in another process.
+
+mod call;
+mod world;
+
+use lab_api::wire::{Case, Header, Observed, Outcome, PROTOCOL};
+use std::cell::RefCell;
+use std::io::{BufRead, BufReader, Write};
+use std::panic::{self, AssertUnwindSafe};
+use std::process::ExitCode;
+
+thread_local! {
+    static LAST_PANIC: RefCell<Option<String>> = const { RefCell::new(None) };
+}
+
+fn main() -> ExitCode {
+    match run() {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("lab-runner: {e}");
+            ExitCode::from(70)
+        }
+    }
+}
+
+fn run() -> Result<(), String> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let [cases, outcomes, from] = args.as_slice() else {
+        return Err("usage: lab-runner CASES OUTCOMES FROM".into());
+    };
+    let from: usize = from.parse().map_err(|_| format!("bad start index {from:?}"))?;
+    let file = std::fs::File::open(cases).map_err(|e| format!("cannot open {cases}: {e}"))?;
+    let mut lines = BufReader::new(file).lines();
+    let header = lines.next().ok_or("empty cases file")?.map_err(|e| e.to_string())?;
+    let header: Header = serde_json::from_str(&header).map_err(|e| format!("bad header: {e}"))?;
+    if header.protocol != PROTOCOL {
+        return Err(format!("protocol {} is not {PROTOCOL}", header.protocol));
+    }
+    let mut out = std::fs::OpenOptions::new()
+        .append(true)
+        .create(true)
+        .open(outcomes)
+        .map_err(|e| format!("cannot open {outcomes}: {e}"))?;
+    // Panics are reported as outcomes; the default hook would only add noise.
+    panic::set_hook(Box::new(|info| {
+        let message = match info.payload().downcast_ref::<&str>() {
+            Some(s) => s.to_string(),
+            None => match info.payload().downcast_ref::<String>() {
+                Some(s) => s.clone(),
+                None => "(a panic without a message)".to_string(),
+            },
+        };
+        LAST_PANIC.with(|p| *p.borrow_mut() = Some(message));
+    }));
+    for line in lines.skip(from) {
+        let line = line.map_err(|e| e.to_string())?;
+        let case: Case = serde_json::from_str(&line).map_err(|e| format!("bad case: {e}"))?;
+        let observed = observe(case.call);
+        let outcome = Outcome { id: case.id, observed };
+        let mut text = serde_json::to_string(&outcome).map_err(|e| e.to_string())?;
+        text.push('\n');
+        out.write_all(text.as_bytes()).map_err(|e| e.to_string())?;
+        out.flush().map_err(|e| e.to_string())?;
+    }
+    Ok(())
+}
+
+fn observe(call: lab_api::wire::Call) -> Observed {
+    LAST_PANIC.with(|p| p.borrow_mut().take());
+    match panic::catch_unwind(AssertUnwindSafe(|| call::dispatch(call))) {
+        Ok(observed) => observed,
+        Err(payload) => {
+            if let Some(world::Runaway(events)) = payload.downcast_ref::<world::Runaway>() {
+                return Observed::Runaway { events: *events };
+            }
+            let message = LAST_PANIC
+                .with(|p| p.borrow_mut().take())
+                .unwrap_or_else(|| "(a panic without a message)".into());
+            let todo = message.starts_with("not yet implemented")
+                || message.starts_with("not implemented");
+            Observed::Panicked { message, todo }
+        }
+    }
+}
