@@ -1,1 +1,77 @@
-fn main() {}
+//! lab-judge: the retry lab's checker. It never links learner code: it builds
+//! the runner, feeds it cases through files, and judges what comes back.
+//!
+//! Map: `cli` parses, `suites` (with `oracle` and fixtures/cases) says what to
+//! expect, `session` drives runners through `spawn` (the one place that starts
+//! processes), `verdict` judges, `render` and `catalog` word it, `console`
+//! prints it, `build` compiles runners, `selftest` proves the checker.
+
+mod build;
+mod catalog;
+mod check;
+mod cli;
+mod console;
+mod evaluate;
+mod oracle;
+mod render;
+mod rng;
+mod selftest;
+mod session;
+mod spawn;
+mod suites;
+mod verdict;
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+/// Exit statuses, documented in the README.
+pub mod status {
+    pub const PASSED: u8 = 0;
+    pub const FAILED: u8 = 1;
+    pub const USAGE: u8 = 2;
+    pub const DOES_NOT_COMPILE: u8 = 3;
+    pub const KIT_ERROR: u8 = 4;
+}
+
+/// The kit's root: LAB_ROOT (set by lab.sh), else the nearest folder upwards
+/// that holds lab.sh.
+fn find_root() -> Option<PathBuf> {
+    if let Some(root) = std::env::var_os("LAB_ROOT") {
+        return Path::new(&root).canonicalize().ok();
+    }
+    let mut dir = std::env::current_dir().ok()?;
+    loop {
+        if dir.join("lab.sh").is_file() && dir.join("Cargo.toml").is_file() {
+            return Some(dir);
+        }
+        if !dir.pop() {
+            return None;
+        }
+    }
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let cli = match cli::parse(&args) {
+        Ok(cli) => cli,
+        Err(e) => {
+            catalog::select(catalog::lang_from_env());
+            eprintln!("lab: {e}");
+            return ExitCode::from(status::USAGE);
+        }
+    };
+    catalog::select(cli.lang.unwrap_or_else(catalog::lang_from_env));
+    let Some(root) = find_root() else {
+        eprintln!("lab: {}", catalog::t("error.no_root"));
+        return ExitCode::from(status::USAGE);
+    };
+    let code = match cli.command {
+        cli::Command::Help => {
+            print!("{}", include_str!("usage.txt"));
+            status::PASSED
+        }
+        cli::Command::Check(args) => check::run(&root, &args),
+        cli::Command::Selftest(args) => selftest::run(&root, &args),
+    };
+    ExitCode::from(code)
+}

@@ -1,0 +1,164 @@
+//! Building the runner: against `student/` in the kit itself, or against any
+//! other lib.rs in a subject slot — a copy of the pristine kit whose
+//! `student/src/lib.rs` is that file, nothing else taken from the subject.
+
+use crate::spawn::{self, Exit};
+use std::io;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::Mutex;
+use std::time::Duration;
+
+/// Longest a build may take (a cold build of the dependencies included).
+const BUILD_LIMIT: Duration = Duration::from_secs(600);
+
+/// Slots share one target directory; building and copying the runner out of
+/// it happen under this lock, so parallel jobs never run each other's runner.
+static BUILD_LOCK: Mutex<()> = Mutex::new(());
+
+/// Why there is no runner.
+#[derive(Debug)]
+pub enum BuildError {
+    /// The learner's code does not compile; the compiler's first errors.
+    DoesNotCompile(String),
+    /// The kit could not be built for another reason.
+    Kit(String),
+}
+
+impl From<io::Error> for BuildError {
+    fn from(e: io::Error) -> Self {
+        BuildError::Kit(e.to_string())
+    }
+}
+
+pub fn target_dir(root: &Path) -> PathBuf {
+    std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| root.join("target"), PathBuf::from)
+}
+
+/// The compiler's error blocks, at most `lines` lines of them.
+pub fn first_errors(stderr: &str, lines: usize) -> String {
+    let mut out = Vec::new();
+    let mut in_error = false;
+    for line in stderr.lines() {
+        if line.starts_with("error") {
+            in_error = !line.starts_with("error: could not compile");
+        } else if line.starts_with("warning") {
+            in_error = false;
+        }
+        if in_error {
+            out.push(line);
+        }
+        if out.len() >= lines {
+            break;
+        }
+    }
+    if out.is_empty() {
+        return stderr.lines().rev().take(lines).collect::<Vec<_>>().into_iter().rev().collect::<Vec<_>>().join("\n");
+    }
+    out.join("\n")
+}
+
+fn cargo_build(dir: &Path, target: &Path, log_dir: &Path) -> Result<(), BuildError> {
+    let mut cmd = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()));
+    cmd.current_dir(dir)
+        .args(["build", "--quiet", "-p", "lab-runner", "--color", "never"])
+        .env("CARGO_TARGET_DIR", target);
+    let (exit, captured) = spawn::run_tool(&mut cmd, log_dir, "cargo-build", BUILD_LIMIT)?;
+    let stderr = spawn::excerpt(&captured.stderr, 256 << 10);
+    match exit {
+        Exit::Success => Ok(()),
+        Exit::Failure(_) if stderr.contains("error[") || stderr.contains("could not compile `student`") => {
+            Err(BuildError::DoesNotCompile(first_errors(&stderr, 40)))
+        }
+        other => Err(BuildError::Kit(format!("cargo build ended with {other:?}: {}", first_errors(&stderr, 20)))),
+    }
+}
+
+/// Builds the runner against the kit's own `student/`; returns its path.
+pub fn runner_in_kit(root: &Path) -> Result<PathBuf, BuildError> {
+    let logs = tempfile::tempdir()?;
+    let target = target_dir(root);
+    cargo_build(root, &target, logs.path())?;
+    Ok(target.join("debug").join("lab-runner"))
+}
+
+fn write_if_changed(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    if std::fs::read(path).ok().as_deref() == Some(bytes) {
+        return Ok(()); // unchanged: keep the mtime, so cargo has nothing to do
+    }
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent)?;
+    }
+    std::fs::write(path, bytes)
+}
+
+/// The slot's workspace manifest: the kit's own, narrowed to the learner's
+/// crate and the runner, with lab-api taken from the pristine kit.
+fn slot_manifest(root: &Path) -> io::Result<String> {
+    let text = std::fs::read_to_string(root.join("Cargo.toml"))?;
+    let api = root.join("checks").join("api");
+    let mut out = String::new();
+    for line in text.lines() {
+        let line = if line.starts_with("members") {
+            "members = [\"student\", \"checks/runner\"]".to_string()
+        } else if line.starts_with("default-members") {
+            continue;
+        } else if line.starts_with("lab-api") {
+            format!("lab-api = {{ path = {:?} }}", api.display().to_string())
+        } else {
+            line.to_string()
+        };
+        out.push_str(&line);
+        out.push('\n');
+    }
+    Ok(out)
+}
+
+/// Builds the runner against `lib_rs` in slot `name`; returns the runner's
+/// path (a copy owned by the slot).
+pub fn runner_in_slot(root: &Path, name: &str, lib_rs: &[u8]) -> Result<PathBuf, BuildError> {
+    let slots = target_dir(root).join("lab-slots");
+    let slot = slots.join("src").join(name);
+    write_if_changed(&slot.join("Cargo.toml"), slot_manifest(root)?.as_bytes())?;
+    write_if_changed(&slot.join("Cargo.lock"), &std::fs::read(root.join("Cargo.lock"))?)?;
+    write_if_changed(&slot.join("student/Cargo.toml"), &std::fs::read(root.join("student/Cargo.toml"))?)?;
+    write_if_changed(&slot.join("student/src/lib.rs"), lib_rs)?;
+    let runner_src = root.join("checks/runner");
+    write_if_changed(&slot.join("checks/runner/Cargo.toml"), &std::fs::read(runner_src.join("Cargo.toml"))?)?;
+    for entry in std::fs::read_dir(runner_src.join("src"))? {
+        let entry = entry?;
+        let dest = slot.join("checks/runner/src").join(entry.file_name());
+        write_if_changed(&dest, &std::fs::read(entry.path())?)?;
+    }
+    let target = slots.join("target");
+    let runner = slot.join("lab-runner");
+    let _guard = BUILD_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+    cargo_build(&slot, &target, &slot)?;
+    let built = target.join("debug").join("lab-runner");
+    let _ = std::fs::remove_file(&runner);
+    std::fs::copy(&built, &runner)?;
+    Ok(runner)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn first_errors_keeps_error_blocks_and_drops_warnings() {
+        let stderr = "warning: unused variable\n  --> a.rs\nerror[E0308]: mismatched types\n  --> src/lib.rs:3:5\nerror: could not compile `student`\n";
+        let text = first_errors(stderr, 10);
+        assert!(text.contains("E0308") && text.contains("src/lib.rs:3:5"));
+        assert!(!text.contains("unused variable") && !text.contains("could not compile"));
+    }
+
+    #[test]
+    fn the_slot_manifest_keeps_versions_and_points_at_the_pristine_api() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+        let text = slot_manifest(&root).unwrap();
+        assert!(text.contains("members = [\"student\", \"checks/runner\"]"));
+        assert!(text.contains("checks/api\" }"));
+        assert!(text.contains("serde_json = "));
+        assert!(!text.contains("default-members"));
+    }
+}

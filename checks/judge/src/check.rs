@@ -1,0 +1,86 @@
+//! `lab.sh check`: build the runner with the learner's crate (or a subject
+//! file in a slot), run the selected steps, print the libtest report.
+
+use crate::build::{self, BuildError};
+use crate::catalog::{t, tr};
+use crate::cli::CheckArgs;
+use crate::status;
+use std::path::{Path, PathBuf};
+
+/// Finds the lib.rs of a subject: a lib.rs file, or a folder holding
+/// `student/src/lib.rs` or `src/lib.rs`.
+pub fn subject_lib(path: &Path) -> Result<PathBuf, String> {
+    if !path.exists() {
+        return Err(tr("error.missing_folder", &[("path", &path.display())]));
+    }
+    if path.is_file() {
+        return Ok(path.to_path_buf());
+    }
+    ["student/src/lib.rs", "src/lib.rs"]
+        .iter()
+        .map(|p| path.join(p))
+        .find(|p| p.is_file())
+        .ok_or_else(|| tr("error.missing_lib", &[("path", &path.display())]))
+}
+
+pub fn rerun_command(args: &CheckArgs, seed: u64) -> String {
+    let mut cmd = String::from("./lab.sh check");
+    if args.steps.len() < crate::suites::STEPS.len() {
+        for s in &args.steps {
+            cmd += &format!(" {s}");
+        }
+    }
+    if let Some(subject) = &args.subject {
+        cmd += &format!(" --subject {}", subject.display());
+    }
+    cmd + &format!(" --seed {seed}")
+}
+
+pub fn run(root: &Path, args: &CheckArgs) -> u8 {
+    let seed = args.seed.unwrap_or_else(crate::rng::fresh_seed);
+    let seed_line = tr("run.seed", &[("seed", &seed), ("command", &rerun_command(args, seed))]);
+    println!("{seed_line}");
+    let runner = match &args.subject {
+        None => build::runner_in_kit(root),
+        Some(subject) => match subject_lib(subject) {
+            Ok(lib) => match std::fs::read(&lib) {
+                Ok(bytes) => build::runner_in_slot(root, "check", &bytes),
+                Err(e) => Err(BuildError::Kit(format!("{}: {e}", lib.display()))),
+            },
+            Err(e) => {
+                eprintln!("lab: {e}");
+                return status::USAGE;
+            }
+        },
+    };
+    let runner = match runner {
+        Ok(r) => r,
+        Err(BuildError::DoesNotCompile(errors)) => {
+            println!("{}\n\n{errors}\n", t("run.build_failed"));
+            println!("{seed_line}");
+            println!("0 passed, {} failed", args.steps.len());
+            return status::DOES_NOT_COMPILE;
+        }
+        Err(BuildError::Kit(what)) => {
+            eprintln!("lab: {}", tr("error.kit", &[("what", &what)]));
+            return status::KIT_ERROR;
+        }
+    };
+    let results = match crate::evaluate::evaluate(&runner, &args.steps, seed, args.limits) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("lab: {}", tr("error.kit", &[("what", &e)]));
+            return status::KIT_ERROR;
+        }
+    };
+    let (passed, failed) = crate::console::report(&results, &args.limits);
+    println!();
+    println!("{}", if failed == 0 { t("run.all_passed") } else { t("run.next_step") });
+    println!("{seed_line}");
+    println!("{passed} passed, {failed} failed");
+    if failed == 0 {
+        status::PASSED
+    } else {
+        status::FAILED
+    }
+}

@@ -1,0 +1,154 @@
+//! Command-line parsing. Bad input gets a one-line error naming the problem
+//! (exit status 2), never a backtrace.
+
+use crate::catalog::{lang_from, tr, Lang};
+use crate::session::Limits;
+use crate::suites::{parse_step, STEPS};
+use std::path::PathBuf;
+use std::time::Duration;
+
+#[derive(Debug, Clone)]
+pub struct CheckArgs {
+    pub steps: Vec<&'static str>,
+    pub seed: Option<u64>,
+    pub limits: Limits,
+    pub subject: Option<PathBuf>,
+}
+
+#[derive(Debug, Clone)]
+pub struct SelftestArgs {
+    pub seed: Option<u64>,
+    pub seeds: u32,
+    pub jobs: usize,
+    pub only: Option<String>,
+}
+
+#[derive(Debug, Clone)]
+pub enum Command {
+    Check(CheckArgs),
+    Selftest(SelftestArgs),
+    Help,
+}
+
+#[derive(Debug, Clone)]
+pub struct Cli {
+    pub lang: Option<Lang>,
+    pub command: Command,
+}
+
+fn seed(text: &str) -> Result<u64, String> {
+    text.parse().map_err(|_| tr("error.bad_seed", &[("seed", &text)]))
+}
+
+fn seconds(option: &str, text: &str) -> Result<Duration, String> {
+    match text.parse::<f64>() {
+        Ok(s) if s.is_finite() && s > 0.0 && s < 1e6 => Ok(Duration::from_secs_f64(s)),
+        _ => Err(tr("error.bad_number", &[("value", &text), ("option", &option)])),
+    }
+}
+
+fn count(option: &str, text: &str) -> Result<u64, String> {
+    match text.parse::<u64>() {
+        Ok(n) if n > 0 => Ok(n),
+        _ => Err(tr("error.bad_number", &[("value", &text), ("option", &option)])),
+    }
+}
+
+/// Parses the arguments after the program name.
+pub fn parse(args: &[String]) -> Result<Cli, String> {
+    let mut lang = None;
+    let mut rest = Vec::new();
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        if a == "--lang" {
+            let v = it.next().ok_or_else(|| tr("error.missing_value", &[("option", &"--lang")]))?;
+            lang = Some(lang_from(v).ok_or_else(|| tr("error.bad_lang", &[("lang", v)]))?);
+        } else {
+            rest.push(a.clone());
+        }
+    }
+    let command = match rest.first().map(String::as_str) {
+        None | Some("help" | "--help" | "-h") => Command::Help,
+        Some("check") => Command::Check(check(&rest[1..])?),
+        Some("selftest") => Command::Selftest(selftest(&rest[1..])?),
+        Some(other) => return Err(tr("error.unknown_command", &[("command", &other)])),
+    };
+    Ok(Cli { lang, command })
+}
+
+fn value<'a>(it: &mut impl Iterator<Item = &'a String>, option: &str) -> Result<&'a String, String> {
+    it.next().ok_or_else(|| tr("error.missing_value", &[("option", &option)]))
+}
+
+fn check(args: &[String]) -> Result<CheckArgs, String> {
+    let mut out = CheckArgs { steps: Vec::new(), seed: None, limits: Limits::default(), subject: None };
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--seed" => out.seed = Some(seed(value(&mut it, a)?)?),
+            "--case-timeout" => out.limits.case = seconds(a, value(&mut it, a)?)?,
+            "--suite-timeout" => out.limits.suite = seconds(a, value(&mut it, a)?)?,
+            "--subject" => out.subject = Some(PathBuf::from(value(&mut it, a)?)),
+            opt if opt.starts_with('-') => return Err(tr("error.unknown_option", &[("option", &opt)])),
+            step => {
+                let s = parse_step(step).ok_or_else(|| tr("error.unknown_step", &[("step", &step)]))?;
+                if !out.steps.contains(&s) {
+                    out.steps.push(s);
+                }
+            }
+        }
+    }
+    if out.steps.is_empty() {
+        out.steps = STEPS.iter().map(|(s, _)| *s).collect();
+    }
+    out.steps.sort();
+    Ok(out)
+}
+
+fn selftest(args: &[String]) -> Result<SelftestArgs, String> {
+    let mut out = SelftestArgs { seed: None, seeds: 20, jobs: 2, only: None };
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--seed" => out.seed = Some(seed(value(&mut it, a)?)?),
+            "--seeds" => out.seeds = count(a, value(&mut it, a)?)? as u32,
+            "--jobs" => out.jobs = count(a, value(&mut it, a)?)? as usize,
+            "--only" => out.only = Some(value(&mut it, a)?.clone()),
+            opt => return Err(tr("error.unknown_option", &[("option", &opt)])),
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(s: &str) -> Vec<String> {
+        s.split_whitespace().map(String::from).collect()
+    }
+
+    #[test]
+    fn check_takes_steps_seed_and_limits() {
+        let Command::Check(c) = parse(&args("check 4 02 4 --seed 17 --case-timeout 0.5")).unwrap().command else {
+            panic!("not check")
+        };
+        assert_eq!(c.steps, vec!["02", "04"]);
+        assert_eq!(c.seed, Some(17));
+        assert_eq!(c.limits.case, Duration::from_millis(500));
+    }
+
+    #[test]
+    fn no_steps_means_all_eight() {
+        let Command::Check(c) = parse(&args("check")).unwrap().command else { panic!("not check") };
+        assert_eq!(c.steps.len(), 8);
+    }
+
+    #[test]
+    fn bad_input_is_a_one_line_error() {
+        for bad in ["check 9", "check --seed x", "check --seed", "check --case-timeout -1", "frobnicate", "check --nope", "--lang fr check"] {
+            let e = parse(&args(bad)).unwrap_err();
+            assert!(!e.is_empty() && !e.contains('\n'), "{bad}: {e}");
+        }
+    }
+}

@@ -1,0 +1,71 @@
+//! The learner's console: one libtest trial per clause, the familiar libtest
+//! shape, then a plain `N passed, M failed` line.
+
+use crate::catalog::{t, tr};
+use crate::evaluate::StepResult;
+use crate::render;
+use crate::session::Limits;
+use crate::verdict::ClauseVerdict;
+use libtest_mimic::{Arguments, Failed, Trial};
+use std::io::IsTerminal;
+
+/// The trial name of a clause, e.g. `04 backoff :: rejects attempt above 30`.
+pub fn trial_name(step: &str, function: &str, key: &str) -> String {
+    format!("{step} {function} :: {}", t(&format!("clause.{key}")))
+}
+
+/// The text shown for a failed clause.
+pub fn failure_text(result: &StepResult, clause: usize, limits: &Limits) -> Option<String> {
+    let suite = &result.suite;
+    match &result.verdicts[clause] {
+        ClauseVerdict::Passed { .. } => None,
+        ClauseVerdict::NotImplemented => {
+            Some(tr("fault.todo", &[("step", &suite.step), ("function", &suite.function)]))
+        }
+        ClauseVerdict::Failed { faults, total } => {
+            let checks = &suite.clauses[clause].checks;
+            let mut parts: Vec<String> = faults
+                .iter()
+                .map(|(i, f)| render::failure(&checks[*i], f, suite.step, suite.function, limits))
+                .collect();
+            if *total > faults.len() {
+                parts.push(format!("  {}", tr("fail.more", &[("count", &(total - faults.len()))])));
+            }
+            Some(parts.join("\n\n"))
+        }
+    }
+}
+
+fn colour_wanted() -> bool {
+    std::env::var_os("NO_COLOR").is_none() && std::io::stdout().is_terminal()
+}
+
+/// Prints the trials; returns (passed, failed).
+pub fn report(results: &[StepResult], limits: &Limits) -> (u64, u64) {
+    let mut trials = Vec::new();
+    for result in results {
+        for (i, clause) in result.suite.clauses.iter().enumerate() {
+            let name = trial_name(result.suite.step, result.suite.function, &clause.key);
+            let text = failure_text(result, i, limits);
+            trials.push(Trial::test(name, move || match text {
+                None => Ok(()),
+                Some(text) => Err(Failed::from(text)),
+            }));
+        }
+    }
+    let args = Arguments {
+        test_threads: Some(1),
+        color: Some(if colour_wanted() {
+            libtest_mimic::ColorSetting::Always
+        } else {
+            libtest_mimic::ColorSetting::Never
+        }),
+        ..Arguments::default()
+    };
+    let conclusion = libtest_mimic::run(&args, trials);
+    let printed: u64 = results.iter().map(|r| r.run.printed).sum();
+    if printed > 0 {
+        println!("{}", tr("run.printed", &[("bytes", &printed)]));
+    }
+    (conclusion.num_passed, conclusion.num_failed)
+}

@@ -1,0 +1,222 @@
+//! Turns calls, expectations and faults into the words a learner reads:
+//! inputs as Rust calls they can paste into a unit test, and for step 08 the
+//! expected and observed timelines side by side.
+
+use crate::catalog::{t, tr};
+use crate::session::Limits;
+use crate::spawn::Exit;
+use crate::suites::{Check, Expect};
+use crate::verdict::{same_event, Fault};
+use lab_api::wire::{Call, Ending, Event, Scenario, Trace, Value};
+
+/// A float as Rust source.
+pub fn float(x: f64) -> String {
+    if x.is_nan() {
+        "f64::NAN".into()
+    } else if x == f64::INFINITY {
+        "f64::INFINITY".into()
+    } else if x == f64::NEG_INFINITY {
+        "f64::NEG_INFINITY".into()
+    } else {
+        format!("{x:?}")
+    }
+}
+
+fn opt_str(s: &Option<String>) -> String {
+    match s {
+        Some(s) => format!("Some({s:?})"),
+        None => "None".into(),
+    }
+}
+
+/// The call as Rust source.
+pub fn call(c: &Call) -> String {
+    match c {
+        Call::Retryable { status } => format!("retryable({status})"),
+        Call::ReplaySafe { method, key } => format!("replay_safe({method:?}, {})", opt_str(key)),
+        Call::Remaining { deadline, now } => format!("remaining({}, {})", float(deadline.0), float(now.0)),
+        Call::Backoff { attempt, base, cap } => format!("backoff({attempt}, {}, {})", float(base.0), float(cap.0)),
+        Call::Jitter { delay, fraction } => format!("jitter({}, {})", float(delay.0), float(fraction.0)),
+        Call::WaitDelay { local, retry_after } => {
+            let ra = match retry_after {
+                Some(s) => format!("Some({s:?})"),
+                None => "None".into(),
+            };
+            format!("wait_delay({}, {ra})", float(local.0))
+        }
+        Call::CanAttempt { attempts, maximum, wait, budget } => {
+            format!("can_attempt({attempts}, {maximum}, {}, {})", float(wait.0), float(budget.0))
+        }
+        Call::Execute { scenario } => scenario_text(scenario),
+    }
+}
+
+fn scenario_text(s: &Scenario) -> String {
+    let mut out = format!(
+        "execute(.., Options {{ method: {:?}, key: {}, timeout: {}, maximum: {} }}, ..)\n",
+        s.method,
+        opt_str(&s.key),
+        float(s.timeout.0),
+        s.maximum
+    );
+    out += &format!("    clock starts at {}", float(s.start.0));
+    if s.gap.0 != 0.0 {
+        out += &format!(", then jumps by {} right after the first reading", float(s.gap.0));
+    }
+    out += "\n";
+    for (i, r) in s.replies.iter().enumerate() {
+        out += &format!(
+            "    send #{}: Response {{ status: {}, retry_after: {}, body: {:?} }} after {} s\n",
+            i + 1,
+            r.status,
+            opt_str(&r.retry_after),
+            r.body,
+            float(r.cost.0)
+        );
+    }
+    out += &format!("    later sends: status 200 after {} s\n", float(s.fallback.cost.0));
+    let list = |xs: &[lab_api::wire::F64]| xs.iter().map(|x| float(x.0)).collect::<Vec<_>>().join(", ");
+    out += &format!("    random_fraction() returns: [{}]", list(&s.fractions));
+    if s.oversleep.iter().any(|x| x.0 != 0.0) {
+        out += &format!("\n    sleeps overrun by: [{}]", list(&s.oversleep));
+    }
+    out
+}
+
+pub fn expected(e: &Expect) -> String {
+    match e {
+        Expect::Bool(b) => b.to_string(),
+        Expect::Float(x) => float(*x),
+        Expect::Huge => t("fail.any_huge"),
+        Expect::Checked(Some(x)) => format!("Ok({})", float(*x)),
+        Expect::Checked(None) => t("fail.err"),
+        Expect::Trace { ending, .. } => ending_text(ending),
+    }
+}
+
+pub fn value(v: &Value) -> String {
+    match v {
+        Value::Bool { value } => value.to_string(),
+        Value::Float { value } => float(value.0),
+        Value::Checked { ok: Some(x) } => format!("Ok({})", float(x.0)),
+        Value::Checked { ok: None } => t("fail.err"),
+        Value::Trace { trace } => ending_text(&trace.ending),
+    }
+}
+
+fn ending_text(e: &Ending) -> String {
+    match e {
+        Ending::Ok { status, retry_after, body } => {
+            format!("Ok(Response {{ status: {status}, retry_after: {}, body: {body:?} }})", opt_str(retry_after))
+        }
+        Ending::InvalidArgument => "Err(ExecuteError::InvalidArgument(..))".into(),
+        Ending::Timeout => "Err(ExecuteError::Timeout)".into(),
+    }
+}
+
+fn event_text(e: &Event) -> String {
+    match e {
+        Event::Send { timeout } => format!("send({})", float(timeout.0)),
+        Event::Sleep { seconds } => format!("sleep({})", float(seconds.0)),
+    }
+}
+
+/// Expected and observed timelines side by side, first difference marked.
+pub fn timeline(events: &[Event], ending: &Ending, trace: &Trace) -> String {
+    let (e_head, g_head) = (t("timeline.expected"), t("timeline.got"));
+    let rows = events.len().max(trace.events.len());
+    let mut lines = vec![format!("    {}", t("timeline.title")), format!("      #  {e_head:<28}{g_head}")];
+    let mut marked = false;
+    for i in 0..rows {
+        let (e, g) = (events.get(i), trace.events.get(i));
+        let differs = match (e, g) {
+            (Some(a), Some(b)) => !same_event(a, b),
+            _ => true,
+        };
+        let mark = if differs && !marked {
+            marked = true;
+            format!("  <- {}", t("timeline.first_difference"))
+        } else {
+            String::new()
+        };
+        let cell = |x: Option<&Event>| x.map_or("-".to_string(), event_text);
+        lines.push(format!("    {:>3}  {:<28}{}{mark}", i + 1, cell(e), cell(g)));
+    }
+    let mark = if !marked && *ending != trace.ending { format!("  <- {}", t("timeline.first_difference")) } else { String::new() };
+    lines.push(format!("    {}: {}", t("timeline.result"), t("timeline.expected")));
+    lines.push(format!("      {}", ending_text(ending)));
+    lines.push(format!("    {}: {}{mark}", t("timeline.result"), t("timeline.got")));
+    lines.push(format!("      {}", ending_text(&trace.ending)));
+    lines.push(format!(
+        "    {}",
+        tr("timeline.draws", &[("draws", &trace.draws), ("reads", &trace.clock_reads)])
+    ));
+    lines.join("\n")
+}
+
+pub fn fault(f: &Fault, step: &str, function: &str, limits: &Limits) -> String {
+    match f {
+        Fault::Wrong(v) => value(v),
+        Fault::NotImplemented => tr("fault.todo", &[("step", &step), ("function", &function)]),
+        Fault::Panicked(message) => tr("fault.panicked", &[("message", &message)]),
+        Fault::Runaway(count) => tr("fault.runaway", &[("count", count)]),
+        Fault::TimedOut => tr("fault.timed_out", &[("seconds", &limits.case.as_secs_f64())]),
+        Fault::Crashed { exit, stderr } => crashed(exit, stderr),
+        Fault::Flooded => tr("fault.flooded", &[("mib", &(limits.output_cap >> 20))]),
+        Fault::Forged(why) => tr("fault.forged", &[("why", why)]),
+        Fault::NotRun => tr("fault.not_run", &[("seconds", &limits.suite.as_secs_f64())]),
+    }
+}
+
+fn crashed(exit: &Exit, stderr: &str) -> String {
+    if stderr.contains("has overflowed its stack") {
+        return t("fault.stack_overflow");
+    }
+    match exit {
+        Exit::Signalled(signal) => tr("fault.signalled", &[("signal", signal)]),
+        Exit::Failure(code) => tr("fault.exited", &[("code", code)]),
+        Exit::Success => tr("fault.exited", &[("code", &0)]),
+        Exit::CaseTimeLimit | Exit::OverallTimeLimit | Exit::Flood => format!("{exit:?}"),
+    }
+}
+
+/// One failing case: input, expected, got (and for step 08 the timelines).
+pub fn failure(check: &Check, f: &Fault, step: &str, function: &str, limits: &Limits) -> String {
+    let mut out = format!("  {}:    {}\n", t("fail.input"), call(&check.call));
+    out += &format!("  {}: {}\n", t("fail.expected"), expected(&check.expect));
+    out += &format!("  {}:      {}", t("fail.got"), fault(f, step, function, limits));
+    if let (Expect::Trace { events, ending }, Fault::Wrong(Value::Trace { trace })) = (&check.expect, f) {
+        out += "\n";
+        out += &timeline(events, ending, trace);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use lab_api::wire::F64;
+
+    #[test]
+    fn inputs_read_as_rust_calls() {
+        let c = Call::Backoff { attempt: 31, base: F64(0.5), cap: F64(f64::NAN) };
+        assert_eq!(call(&c), "backoff(31, 0.5, f64::NAN)");
+        let w = Call::WaitDelay { local: F64(-0.0), retry_after: Some("5\n".into()) };
+        assert_eq!(call(&w), "wait_delay(-0.0, Some(\"5\\n\"))");
+    }
+
+    #[test]
+    fn timeline_marks_the_first_difference() {
+        let expected = vec![Event::Send { timeout: F64(5.0) }, Event::Sleep { seconds: F64(0.25) }];
+        let got = Trace {
+            events: vec![Event::Send { timeout: F64(5.0) }, Event::Sleep { seconds: F64(0.5) }],
+            ending: Ending::Timeout,
+            draws: 1,
+            clock_reads: 3,
+        };
+        let text = timeline(&expected, &Ending::Timeout, &got);
+        let marked: Vec<&str> = text.lines().filter(|l| l.contains("first difference")).collect();
+        assert_eq!(marked.len(), 1);
+        assert!(marked[0].contains("sleep(0.25)") && marked[0].contains("sleep(0.5)"));
+    }
+}

@@ -1,0 +1,194 @@
+//! Judging: what one case did against what the judge expects, then one
+//! verdict per clause. Every variant is matched by name, so a new one can
+//! never silently count as a pass.
+
+use crate::session::Got;
+use crate::spawn::Exit;
+use crate::suites::{Check, Expect};
+use lab_api::wire::{Event, Observed, Value, F64};
+
+/// How one case went wrong.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Fault {
+    /// A value came back, and it is not the expected one.
+    Wrong(Value),
+    /// `todo!()` or `unimplemented!()` was reached.
+    NotImplemented,
+    Panicked(String),
+    Runaway(u32),
+    TimedOut,
+    Crashed { exit: Exit, stderr: String },
+    Flooded,
+    Forged(String),
+    NotRun,
+}
+
+/// The judgement of one case: `None` for a pass.
+pub fn judge(check: &Check, got: &Got) -> Option<Fault> {
+    match got {
+        Got::Observed(Observed::Returned { value }) => (!matches(&check.expect, value)).then(|| Fault::Wrong(value.clone())),
+        Got::Observed(Observed::Panicked { todo: true, .. }) => Some(Fault::NotImplemented),
+        Got::Observed(Observed::Panicked { message, todo: false }) => Some(Fault::Panicked(message.clone())),
+        Got::Observed(Observed::Runaway { events }) => Some(Fault::Runaway(*events)),
+        Got::TimedOut => Some(Fault::TimedOut),
+        Got::Crashed { exit, stderr } => Some(Fault::Crashed { exit: exit.clone(), stderr: stderr.clone() }),
+        Got::Flooded => Some(Fault::Flooded),
+        Got::Forged(why) => Some(Fault::Forged(why.clone())),
+        // The clause already failed on the case that caused the skip.
+        Got::Skipped => None,
+        Got::NotRun => Some(Fault::NotRun),
+    }
+}
+
+fn same_float(expected: f64, got: f64) -> bool {
+    expected == got // NaN never passes; -0.0 == 0.0
+}
+
+fn matches(expect: &Expect, value: &Value) -> bool {
+    match (expect, value) {
+        (Expect::Bool(e), Value::Bool { value }) => e == value,
+        (Expect::Float(e), Value::Float { value }) => same_float(*e, value.0),
+        (Expect::Huge, Value::Float { value }) => value.0 >= crate::oracle::EXACT_LIMIT,
+        (Expect::Checked(None), Value::Checked { ok }) => ok.is_none(),
+        (Expect::Checked(Some(e)), Value::Checked { ok: Some(F64(g)) }) => same_float(*e, *g),
+        (Expect::Checked(Some(_)), Value::Checked { ok: None }) => false,
+        (Expect::Trace { events, ending }, Value::Trace { trace }) => {
+            trace.ending == *ending && same_events(events, &trace.events)
+        }
+        // A value of the wrong shape: the runner and judge disagree.
+        (Expect::Bool(_) | Expect::Float(_) | Expect::Huge | Expect::Checked(_) | Expect::Trace { .. }, _) => false,
+    }
+}
+
+fn same_events(expected: &[Event], got: &[Event]) -> bool {
+    expected.len() == got.len() && expected.iter().zip(got).all(|(e, g)| same_event(e, g))
+}
+
+pub fn same_event(e: &Event, g: &Event) -> bool {
+    match (e, g) {
+        (Event::Send { timeout: a }, Event::Send { timeout: b }) => same_float(a.0, b.0),
+        (Event::Sleep { seconds: a }, Event::Sleep { seconds: b }) => same_float(a.0, b.0),
+        (Event::Send { .. } | Event::Sleep { .. }, _) => false,
+    }
+}
+
+/// The verdict of one clause.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ClauseVerdict {
+    Passed { checks: usize },
+    /// Every fault was a `todo!()`.
+    NotImplemented,
+    Failed { faults: Vec<(usize, Fault)>, total: usize },
+}
+
+impl ClauseVerdict {
+    pub fn is_pass(&self) -> bool {
+        match self {
+            ClauseVerdict::Passed { .. } => true,
+            ClauseVerdict::NotImplemented | ClauseVerdict::Failed { .. } => false,
+        }
+    }
+}
+
+/// Keeps the first `shown` faults (with their check index) and counts all.
+pub fn clause_verdict(checks: &[Check], got: &[Got], shown: usize) -> ClauseVerdict {
+    let mut faults = Vec::new();
+    let mut total = 0;
+    let mut all_todo = true;
+    for (i, (check, g)) in checks.iter().zip(got).enumerate() {
+        if let Some(fault) = judge(check, g) {
+            total += 1;
+            all_todo &= fault == Fault::NotImplemented;
+            if faults.len() < shown {
+                faults.push((i, fault));
+            }
+        }
+    }
+    match (total, all_todo) {
+        (0, _) => ClauseVerdict::Passed { checks: checks.len() },
+        (_, true) => ClauseVerdict::NotImplemented,
+        _ => ClauseVerdict::Failed { faults, total },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use lab_api::wire::{Call, Ending};
+
+    fn check(expect: Expect) -> Check {
+        Check { call: Call::Retryable { status: 1 }, expect }
+    }
+
+    fn returned(value: Value) -> Got {
+        Got::Observed(Observed::Returned { value })
+    }
+
+    #[test]
+    fn nan_never_matches_and_negative_zero_equals_zero() {
+        let c = check(Expect::Float(0.0));
+        assert!(judge(&c, &returned(Value::Float { value: F64(-0.0) })).is_none());
+        assert!(judge(&c, &returned(Value::Float { value: F64(f64::NAN) })).is_some());
+    }
+
+    #[test]
+    fn huge_accepts_anything_from_two_to_the_53() {
+        let c = check(Expect::Huge);
+        assert!(judge(&c, &returned(Value::Float { value: F64(9_007_199_254_740_992.0) })).is_none());
+        assert!(judge(&c, &returned(Value::Float { value: F64(f64::INFINITY) })).is_none());
+        assert!(judge(&c, &returned(Value::Float { value: F64(9_007_199_254_740_991.0) })).is_some());
+        assert!(judge(&c, &returned(Value::Float { value: F64(0.0) })).is_some());
+    }
+
+    #[test]
+    fn a_wrong_shape_or_err_for_ok_fails() {
+        let c = check(Expect::Checked(Some(1.0)));
+        assert!(judge(&c, &returned(Value::Checked { ok: None })).is_some());
+        assert!(judge(&c, &returned(Value::Bool { value: true })).is_some());
+        assert!(judge(&check(Expect::Checked(None)), &returned(Value::Checked { ok: Some(F64(1.0)) })).is_some());
+    }
+
+    #[test]
+    fn nothing_but_a_matching_value_passes() {
+        let c = check(Expect::Bool(true));
+        let bad = [
+            Got::TimedOut,
+            Got::Flooded,
+            Got::NotRun,
+            Got::Forged("x".into()),
+            Got::Crashed { exit: Exit::Success, stderr: String::new() },
+            Got::Observed(Observed::Panicked { message: "m".into(), todo: false }),
+            Got::Observed(Observed::Panicked { message: "m".into(), todo: true }),
+            Got::Observed(Observed::Runaway { events: 10_001 }),
+            returned(Value::Bool { value: false }),
+        ];
+        for g in bad {
+            assert!(judge(&c, &g).is_some(), "{g:?} passed");
+        }
+        assert!(judge(&c, &returned(Value::Bool { value: true })).is_none());
+    }
+
+    #[test]
+    fn a_clause_of_todos_is_not_implemented_but_one_real_fault_fails_it() {
+        let checks = vec![check(Expect::Bool(true)), check(Expect::Bool(true))];
+        let todo = Got::Observed(Observed::Panicked { message: "not yet implemented".into(), todo: true });
+        assert_eq!(clause_verdict(&checks, &[todo.clone(), todo.clone()], 3), ClauseVerdict::NotImplemented);
+        let v = clause_verdict(&checks, &[todo, Got::TimedOut], 3);
+        assert!(matches!(v, ClauseVerdict::Failed { total: 2, .. }));
+        let all_skipped = clause_verdict(&checks, &[returned(Value::Bool { value: true }), Got::Skipped], 3);
+        assert!(all_skipped.is_pass());
+    }
+
+    #[test]
+    fn traces_compare_events_and_ending() {
+        let ending = Ending::Timeout;
+        let events = vec![Event::Send { timeout: F64(5.0) }];
+        let c = check(Expect::Trace { events: events.clone(), ending: ending.clone() });
+        let trace = |events: Vec<Event>, ending: Ending| {
+            returned(Value::Trace { trace: lab_api::wire::Trace { events, ending, draws: 0, clock_reads: 0 } })
+        };
+        assert!(judge(&c, &trace(events.clone(), ending.clone())).is_none());
+        assert!(judge(&c, &trace(vec![], ending)).is_some());
+        assert!(judge(&c, &trace(events, Ending::InvalidArgument)).is_some());
+    }
+}
