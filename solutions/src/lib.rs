@@ -45,10 +45,14 @@ pub fn backoff(attempt: u32, base: f64, cap: f64) -> Result<f64, InvalidArgument
 /// Step 05: full jitter, with the random fraction passed in.
 pub fn jitter(delay: f64, fraction: f64) -> Result<f64, InvalidArgument> {
     if !usable(delay) {
-        return Err(InvalidArgument(format!("delay {delay} must be finite and not negative")));
+        return Err(InvalidArgument(format!(
+            "delay {delay} must be finite and not negative"
+        )));
     }
     if !(0.0..=1.0).contains(&fraction) {
-        return Err(InvalidArgument(format!("fraction {fraction} must lie in [0, 1]")));
+        return Err(InvalidArgument(format!(
+            "fraction {fraction} must lie in [0, 1]"
+        )));
     }
     Ok(delay * fraction)
 }
@@ -87,7 +91,10 @@ pub fn execute(
     random_fraction: &mut dyn FnMut() -> f64,
 ) -> Result<Response, ExecuteError> {
     if !(options.timeout.is_finite() && options.timeout > 0.0) || options.maximum == 0 {
-        return Err(InvalidArgument("timeout must be positive and finite, maximum at least 1".into()).into());
+        return Err(InvalidArgument(
+            "timeout must be positive and finite, maximum at least 1".into(),
+        )
+        .into());
     }
     let deadline = clock() + options.timeout;
     let safe = replay_safe(options.method, options.key);

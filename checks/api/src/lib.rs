@@ -68,12 +68,18 @@ mod tests {
     #[test]
     fn default_options_are_get_without_key_five_seconds_three_sends() {
         let o = Options::default();
-        assert_eq!((o.method, o.key, o.timeout, o.maximum), ("GET", None, 5.0, 3));
+        assert_eq!(
+            (o.method, o.key, o.timeout, o.maximum),
+            ("GET", None, 5.0, 3)
+        );
     }
 
     #[test]
     fn invalid_argument_converts_into_execute_error() {
         let e: ExecuteError = InvalidArgument("x".into()).into();
-        assert_eq!(e, ExecuteError::InvalidArgument(InvalidArgument("x".into())));
+        assert_eq!(
+            e,
+            ExecuteError::InvalidArgument(InvalidArgument("x".into()))
+        );
     }
 }

@@ -54,14 +54,39 @@ pub struct Case {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "fn", rename_all = "snake_case")]
 pub enum Call {
-    Retryable { status: u16 },
-    ReplaySafe { method: String, key: Option<String> },
-    Remaining { deadline: F64, now: F64 },
-    Backoff { attempt: u32, base: F64, cap: F64 },
-    Jitter { delay: F64, fraction: F64 },
-    WaitDelay { local: F64, retry_after: Option<String> },
-    CanAttempt { attempts: u32, maximum: u32, wait: F64, budget: F64 },
-    Execute { scenario: Scenario },
+    Retryable {
+        status: u16,
+    },
+    ReplaySafe {
+        method: String,
+        key: Option<String>,
+    },
+    Remaining {
+        deadline: F64,
+        now: F64,
+    },
+    Backoff {
+        attempt: u32,
+        base: F64,
+        cap: F64,
+    },
+    Jitter {
+        delay: F64,
+        fraction: F64,
+    },
+    WaitDelay {
+        local: F64,
+        retry_after: Option<String>,
+    },
+    CanAttempt {
+        attempts: u32,
+        maximum: u32,
+        wait: F64,
+        budget: F64,
+    },
+    Execute {
+        scenario: Scenario,
+    },
 }
 
 /// A scripted world for one `execute` call (see the clock model in the kit's
@@ -106,22 +131,37 @@ pub struct Outcome {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "kebab-case")]
 pub enum Observed {
-    Returned { value: Value },
+    Returned {
+        value: Value,
+    },
     /// The call panicked; `todo` is set for `todo!()` and `unimplemented!()`.
-    Panicked { message: String, todo: bool },
+    Panicked {
+        message: String,
+        todo: bool,
+    },
     /// `execute` kept sending or sleeping far beyond any scenario's need.
-    Runaway { events: u32 },
+    Runaway {
+        events: u32,
+    },
 }
 
 /// A returned value, one shape per return type.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "kebab-case")]
 pub enum Value {
-    Bool { value: bool },
-    Float { value: F64 },
+    Bool {
+        value: bool,
+    },
+    Float {
+        value: F64,
+    },
     /// `Result<f64, InvalidArgument>`: `None` stands for `Err`.
-    Checked { ok: Option<F64> },
-    Trace { trace: Trace },
+    Checked {
+        ok: Option<F64>,
+    },
+    Trace {
+        trace: Trace,
+    },
 }
 
 /// Everything observable of one `execute` call.
@@ -170,7 +210,15 @@ mod tests {
 
     #[test]
     fn floats_keep_their_exact_bits_through_text() {
-        for x in [0.0, -0.0, 1.0 / 64.0, f64::INFINITY, f64::NEG_INFINITY, 1e300, 5e-324] {
+        for x in [
+            0.0,
+            -0.0,
+            1.0 / 64.0,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            1e300,
+            5e-324,
+        ] {
             assert_eq!(round_trip(x).to_bits(), x.to_bits(), "{x:?}");
         }
         assert!(round_trip(f64::NAN).is_nan());

@@ -53,7 +53,15 @@ pub fn first_errors(stderr: &str, lines: usize) -> String {
         }
     }
     if out.is_empty() {
-        return stderr.lines().rev().take(lines).collect::<Vec<_>>().into_iter().rev().collect::<Vec<_>>().join("\n");
+        return stderr
+            .lines()
+            .rev()
+            .take(lines)
+            .collect::<Vec<_>>()
+            .into_iter()
+            .rev()
+            .collect::<Vec<_>>()
+            .join("\n");
     }
     out.join("\n")
 }
@@ -67,10 +75,15 @@ fn cargo_build(dir: &Path, target: &Path, log_dir: &Path) -> Result<(), BuildErr
     let stderr = spawn::excerpt(&captured.stderr, 256 << 10);
     match exit {
         Exit::Success => Ok(()),
-        Exit::Failure(_) if stderr.contains("error[") || stderr.contains("could not compile `student`") => {
+        Exit::Failure(_)
+            if stderr.contains("error[") || stderr.contains("could not compile `student`") =>
+        {
             Err(BuildError::DoesNotCompile(first_errors(&stderr, 40)))
         }
-        other => Err(BuildError::Kit(format!("cargo build ended with {other:?}: {}", first_errors(&stderr, 20)))),
+        other => Err(BuildError::Kit(format!(
+            "cargo build ended with {other:?}: {}",
+            first_errors(&stderr, 20)
+        ))),
     }
 }
 
@@ -120,11 +133,20 @@ pub fn runner_in_slot(root: &Path, name: &str, lib_rs: &[u8]) -> Result<PathBuf,
     let slots = target_dir(root).join("lab-slots");
     let slot = slots.join("src").join(name);
     write_if_changed(&slot.join("Cargo.toml"), slot_manifest(root)?.as_bytes())?;
-    write_if_changed(&slot.join("Cargo.lock"), &std::fs::read(root.join("Cargo.lock"))?)?;
-    write_if_changed(&slot.join("student/Cargo.toml"), &std::fs::read(root.join("student/Cargo.toml"))?)?;
+    write_if_changed(
+        &slot.join("Cargo.lock"),
+        &std::fs::read(root.join("Cargo.lock"))?,
+    )?;
+    write_if_changed(
+        &slot.join("student/Cargo.toml"),
+        &std::fs::read(root.join("student/Cargo.toml"))?,
+    )?;
     write_if_changed(&slot.join("student/src/lib.rs"), lib_rs)?;
     let runner_src = root.join("checks/runner");
-    write_if_changed(&slot.join("checks/runner/Cargo.toml"), &std::fs::read(runner_src.join("Cargo.toml"))?)?;
+    write_if_changed(
+        &slot.join("checks/runner/Cargo.toml"),
+        &std::fs::read(runner_src.join("Cargo.toml"))?,
+    )?;
     for entry in std::fs::read_dir(runner_src.join("src"))? {
         let entry = entry?;
         let dest = slot.join("checks/runner/src").join(entry.file_name());

@@ -54,7 +54,10 @@ pub fn tr(key: &str, args: &[(&str, &dyn std::fmt::Display)]) -> String {
     let map = ACTIVE.get_or_init(|| parse(EN));
     let mut text = map.get(key).cloned().unwrap_or_else(|| format!("[{key}]"));
     for (name, value) in args {
-        text = text.replace(&format!("{{{name}:?}}"), &format!("{:?}", value.to_string()));
+        text = text.replace(
+            &format!("{{{name}:?}}"),
+            &format!("{:?}", value.to_string()),
+        );
         text = text.replace(&format!("{{{name}}}"), &value.to_string());
     }
     text
@@ -74,13 +77,21 @@ mod tests {
         let (en, zh) = (parse(EN), parse(ZH));
         let only_en: Vec<_> = en.keys().filter(|k| !zh.contains_key(*k)).collect();
         let only_zh: Vec<_> = zh.keys().filter(|k| !en.contains_key(*k)).collect();
-        assert!(only_en.is_empty() && only_zh.is_empty(), "only en: {only_en:?}; only zh: {only_zh:?}");
+        assert!(
+            only_en.is_empty() && only_zh.is_empty(),
+            "only en: {only_en:?}; only zh: {only_zh:?}"
+        );
     }
 
     #[test]
     fn placeholders_agree_between_languages() {
         let names = |s: &str| -> Vec<String> {
-            let mut v: Vec<String> = s.split('{').skip(1).filter_map(|p| p.split_once('}')).map(|(n, _)| n.to_string()).collect();
+            let mut v: Vec<String> = s
+                .split('{')
+                .skip(1)
+                .filter_map(|p| p.split_once('}'))
+                .map(|(n, _)| n.to_string())
+                .collect();
             v.sort();
             v
         };
@@ -95,7 +106,11 @@ mod tests {
         let en = parse(EN);
         for (step, _) in crate::suites::STEPS {
             for clause in crate::suites::build(step, 1).clauses {
-                assert!(en.contains_key(&format!("clause.{}", clause.key)), "{}", clause.key);
+                assert!(
+                    en.contains_key(&format!("clause.{}", clause.key)),
+                    "{}",
+                    clause.key
+                );
             }
         }
     }
@@ -110,6 +125,9 @@ mod tests {
 
     #[test]
     fn arguments_fill_placeholders() {
-        assert_eq!(tr("error.unknown_step", &[("step", &"9")]), "unknown step \"9\": steps are 01 to 08");
+        assert_eq!(
+            tr("error.unknown_step", &[("step", &"9")]),
+            "unknown step \"9\": steps are 01 to 08"
+        );
     }
 }

@@ -38,7 +38,10 @@ pub fn rerun_command(args: &CheckArgs, seed: u64) -> String {
 
 pub fn run(root: &Path, args: &CheckArgs) -> u8 {
     let seed = args.seed.unwrap_or_else(crate::rng::fresh_seed);
-    let seed_line = tr("run.seed", &[("seed", &seed), ("command", &rerun_command(args, seed))]);
+    let seed_line = tr(
+        "run.seed",
+        &[("seed", &seed), ("command", &rerun_command(args, seed))],
+    );
     println!("{seed_line}");
     let runner = match &args.subject {
         None => build::runner_in_kit(root),
@@ -75,7 +78,14 @@ pub fn run(root: &Path, args: &CheckArgs) -> u8 {
     };
     let (passed, failed) = crate::console::report(&results, &args.limits);
     println!();
-    println!("{}", if failed == 0 { t("run.all_passed") } else { t("run.next_step") });
+    println!(
+        "{}",
+        if failed == 0 {
+            t("run.all_passed")
+        } else {
+            t("run.next_step")
+        }
+    );
     println!("{seed_line}");
     println!("{passed} passed, {failed} failed");
     if failed == 0 {

@@ -37,20 +37,27 @@ pub struct Cli {
 }
 
 fn seed(text: &str) -> Result<u64, String> {
-    text.parse().map_err(|_| tr("error.bad_seed", &[("seed", &text)]))
+    text.parse()
+        .map_err(|_| tr("error.bad_seed", &[("seed", &text)]))
 }
 
 fn seconds(option: &str, text: &str) -> Result<Duration, String> {
     match text.parse::<f64>() {
         Ok(s) if s.is_finite() && s > 0.0 && s < 1e6 => Ok(Duration::from_secs_f64(s)),
-        _ => Err(tr("error.bad_number", &[("value", &text), ("option", &option)])),
+        _ => Err(tr(
+            "error.bad_number",
+            &[("value", &text), ("option", &option)],
+        )),
     }
 }
 
 fn count(option: &str, text: &str) -> Result<u64, String> {
     match text.parse::<u64>() {
         Ok(n) if n > 0 => Ok(n),
-        _ => Err(tr("error.bad_number", &[("value", &text), ("option", &option)])),
+        _ => Err(tr(
+            "error.bad_number",
+            &[("value", &text), ("option", &option)],
+        )),
     }
 }
 
@@ -61,7 +68,9 @@ pub fn parse(args: &[String]) -> Result<Cli, String> {
     let mut it = args.iter();
     while let Some(a) = it.next() {
         if a == "--lang" {
-            let v = it.next().ok_or_else(|| tr("error.missing_value", &[("option", &"--lang")]))?;
+            let v = it
+                .next()
+                .ok_or_else(|| tr("error.missing_value", &[("option", &"--lang")]))?;
             lang = Some(lang_from(v).ok_or_else(|| tr("error.bad_lang", &[("lang", v)]))?);
         } else {
             rest.push(a.clone());
@@ -76,12 +85,21 @@ pub fn parse(args: &[String]) -> Result<Cli, String> {
     Ok(Cli { lang, command })
 }
 
-fn value<'a>(it: &mut impl Iterator<Item = &'a String>, option: &str) -> Result<&'a String, String> {
-    it.next().ok_or_else(|| tr("error.missing_value", &[("option", &option)]))
+fn value<'a>(
+    it: &mut impl Iterator<Item = &'a String>,
+    option: &str,
+) -> Result<&'a String, String> {
+    it.next()
+        .ok_or_else(|| tr("error.missing_value", &[("option", &option)]))
 }
 
 fn check(args: &[String]) -> Result<CheckArgs, String> {
-    let mut out = CheckArgs { steps: Vec::new(), seed: None, limits: Limits::default(), subject: None };
+    let mut out = CheckArgs {
+        steps: Vec::new(),
+        seed: None,
+        limits: Limits::default(),
+        subject: None,
+    };
     let mut it = args.iter();
     while let Some(a) = it.next() {
         match a.as_str() {
@@ -89,9 +107,12 @@ fn check(args: &[String]) -> Result<CheckArgs, String> {
             "--case-timeout" => out.limits.case = seconds(a, value(&mut it, a)?)?,
             "--suite-timeout" => out.limits.suite = seconds(a, value(&mut it, a)?)?,
             "--subject" => out.subject = Some(PathBuf::from(value(&mut it, a)?)),
-            opt if opt.starts_with('-') => return Err(tr("error.unknown_option", &[("option", &opt)])),
+            opt if opt.starts_with('-') => {
+                return Err(tr("error.unknown_option", &[("option", &opt)]))
+            }
             step => {
-                let s = parse_step(step).ok_or_else(|| tr("error.unknown_step", &[("step", &step)]))?;
+                let s =
+                    parse_step(step).ok_or_else(|| tr("error.unknown_step", &[("step", &step)]))?;
                 if !out.steps.contains(&s) {
                     out.steps.push(s);
                 }
@@ -106,7 +127,12 @@ fn check(args: &[String]) -> Result<CheckArgs, String> {
 }
 
 fn selftest(args: &[String]) -> Result<SelftestArgs, String> {
-    let mut out = SelftestArgs { seed: None, seeds: 20, jobs: 2, only: None };
+    let mut out = SelftestArgs {
+        seed: None,
+        seeds: 20,
+        jobs: 2,
+        only: None,
+    };
     let mut it = args.iter();
     while let Some(a) = it.next() {
         match a.as_str() {
@@ -130,7 +156,10 @@ mod tests {
 
     #[test]
     fn check_takes_steps_seed_and_limits() {
-        let Command::Check(c) = parse(&args("check 4 02 4 --seed 17 --case-timeout 0.5")).unwrap().command else {
+        let Command::Check(c) = parse(&args("check 4 02 4 --seed 17 --case-timeout 0.5"))
+            .unwrap()
+            .command
+        else {
             panic!("not check")
         };
         assert_eq!(c.steps, vec!["02", "04"]);
@@ -140,13 +169,23 @@ mod tests {
 
     #[test]
     fn no_steps_means_all_eight() {
-        let Command::Check(c) = parse(&args("check")).unwrap().command else { panic!("not check") };
+        let Command::Check(c) = parse(&args("check")).unwrap().command else {
+            panic!("not check")
+        };
         assert_eq!(c.steps.len(), 8);
     }
 
     #[test]
     fn bad_input_is_a_one_line_error() {
-        for bad in ["check 9", "check --seed x", "check --seed", "check --case-timeout -1", "frobnicate", "check --nope", "--lang fr check"] {
+        for bad in [
+            "check 9",
+            "check --seed x",
+            "check --seed",
+            "check --case-timeout -1",
+            "frobnicate",
+            "check --nope",
+            "--lang fr check",
+        ] {
             let e = parse(&args(bad)).unwrap_err();
             assert!(!e.is_empty() && !e.contains('\n'), "{bad}: {e}");
         }

@@ -19,9 +19,10 @@ pub fn failure_text(result: &StepResult, clause: usize, limits: &Limits) -> Opti
     let suite = &result.suite;
     match &result.verdicts[clause] {
         ClauseVerdict::Passed { .. } => None,
-        ClauseVerdict::NotImplemented => {
-            Some(tr("fault.todo", &[("step", &suite.step), ("function", &suite.function)]))
-        }
+        ClauseVerdict::NotImplemented => Some(tr(
+            "fault.todo",
+            &[("step", &suite.step), ("function", &suite.function)],
+        )),
         ClauseVerdict::Failed { faults, total } => {
             let checks = &suite.clauses[clause].checks;
             let mut parts: Vec<String> = faults
@@ -29,7 +30,10 @@ pub fn failure_text(result: &StepResult, clause: usize, limits: &Limits) -> Opti
                 .map(|(i, f)| render::failure(&checks[*i], f, suite.step, suite.function, limits))
                 .collect();
             if *total > faults.len() {
-                parts.push(format!("  {}", tr("fail.more", &[("count", &(total - faults.len()))])));
+                parts.push(format!(
+                    "  {}",
+                    tr("fail.more", &[("count", &(total - faults.len()))])
+                ));
             }
             Some(parts.join("\n\n"))
         }

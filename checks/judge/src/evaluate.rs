@@ -18,17 +18,20 @@ pub struct StepResult {
 }
 
 impl StepResult {
-    pub fn passed(&self) -> bool {
-        self.verdicts.iter().all(ClauseVerdict::is_pass)
-    }
-
     /// The step was not started: every clause still reaches `todo!()`.
     pub fn not_started(&self) -> bool {
-        self.verdicts.iter().all(|v| matches!(v, ClauseVerdict::NotImplemented))
+        self.verdicts
+            .iter()
+            .all(|v| matches!(v, ClauseVerdict::NotImplemented))
     }
 }
 
-pub fn evaluate(runner: &Path, steps: &[&'static str], seed: u64, limits: Limits) -> io::Result<Vec<StepResult>> {
+pub fn evaluate(
+    runner: &Path,
+    steps: &[&'static str],
+    seed: u64,
+    limits: Limits,
+) -> io::Result<Vec<StepResult>> {
     let mut results = Vec::new();
     for step in steps {
         let suite = suites::build(step, seed);
@@ -42,7 +45,11 @@ pub fn evaluate(runner: &Path, steps: &[&'static str], seed: u64, limits: Limits
             .zip(&run.got)
             .map(|(clause, got)| clause_verdict(&clause.checks, got, SHOWN_PER_CLAUSE))
             .collect();
-        results.push(StepResult { suite, run, verdicts });
+        results.push(StepResult {
+            suite,
+            run,
+            verdicts,
+        });
     }
     Ok(results)
 }

@@ -26,7 +26,7 @@ pub fn remaining(deadline: f64, now: f64) -> f64 {
 }
 
 fn finite_non_negative(x: f64) -> bool {
-    x.is_finite() && !(x < 0.0)
+    x.is_finite() && x >= 0.0
 }
 
 pub fn backoff(attempt: u32, base: f64, cap: f64) -> Option<f64> {
@@ -38,18 +38,23 @@ pub fn backoff(attempt: u32, base: f64, cap: f64) -> Option<f64> {
 }
 
 pub fn jitter(delay: f64, fraction: f64) -> Option<f64> {
-    let fraction_ok = fraction >= 0.0 && fraction <= 1.0;
-    (finite_non_negative(delay) && fraction_ok).then(|| delay * fraction)
+    let fraction_ok = (0.0..=1.0).contains(&fraction);
+    (finite_non_negative(delay) && fraction_ok).then_some(delay * fraction)
 }
 
 /// Retry-After as delay-seconds, or None. Digit strings of any length are
 /// read with saturation: exact up to 2^53, never 0 when they are not 0.
 pub fn delay_seconds(text: &str) -> Option<f64> {
-    let core = text.trim_start_matches([' ', '\t']).trim_end_matches([' ', '\t']);
+    let core = text
+        .trim_start_matches([' ', '\t'])
+        .trim_end_matches([' ', '\t']);
     if core.is_empty() || core.bytes().any(|b| !b.is_ascii_digit()) {
         return None;
     }
-    Some(core.bytes().fold(0.0, |acc, b| acc * 10.0 + f64::from(b - b'0')))
+    Some(
+        core.bytes()
+            .fold(0.0, |acc, b| acc * 10.0 + f64::from(b - b'0')),
+    )
 }
 
 pub fn wait_delay(local: f64, retry_after: Option<&str>) -> f64 {

@@ -34,9 +34,15 @@ pub fn call(c: &Call) -> String {
     match c {
         Call::Retryable { status } => format!("retryable({status})"),
         Call::ReplaySafe { method, key } => format!("replay_safe({method:?}, {})", opt_str(key)),
-        Call::Remaining { deadline, now } => format!("remaining({}, {})", float(deadline.0), float(now.0)),
-        Call::Backoff { attempt, base, cap } => format!("backoff({attempt}, {}, {})", float(base.0), float(cap.0)),
-        Call::Jitter { delay, fraction } => format!("jitter({}, {})", float(delay.0), float(fraction.0)),
+        Call::Remaining { deadline, now } => {
+            format!("remaining({}, {})", float(deadline.0), float(now.0))
+        }
+        Call::Backoff { attempt, base, cap } => {
+            format!("backoff({attempt}, {}, {})", float(base.0), float(cap.0))
+        }
+        Call::Jitter { delay, fraction } => {
+            format!("jitter({}, {})", float(delay.0), float(fraction.0))
+        }
         Call::WaitDelay { local, retry_after } => {
             let ra = match retry_after {
                 Some(s) => format!("Some({s:?})"),
@@ -44,8 +50,17 @@ pub fn call(c: &Call) -> String {
             };
             format!("wait_delay({}, {ra})", float(local.0))
         }
-        Call::CanAttempt { attempts, maximum, wait, budget } => {
-            format!("can_attempt({attempts}, {maximum}, {}, {})", float(wait.0), float(budget.0))
+        Call::CanAttempt {
+            attempts,
+            maximum,
+            wait,
+            budget,
+        } => {
+            format!(
+                "can_attempt({attempts}, {maximum}, {}, {})",
+                float(wait.0),
+                float(budget.0)
+            )
         }
         Call::Execute { scenario } => scenario_text(scenario),
     }
@@ -61,7 +76,10 @@ fn scenario_text(s: &Scenario) -> String {
     );
     out += &format!("    clock starts at {}", float(s.start.0));
     if s.gap.0 != 0.0 {
-        out += &format!(", then jumps by {} right after the first reading", float(s.gap.0));
+        out += &format!(
+            ", then jumps by {} right after the first reading",
+            float(s.gap.0)
+        );
     }
     out += "\n";
     for (i, r) in s.replies.iter().enumerate() {
@@ -74,8 +92,12 @@ fn scenario_text(s: &Scenario) -> String {
             float(r.cost.0)
         );
     }
-    out += &format!("    later sends: status 200 after {} s\n", float(s.fallback.cost.0));
-    let list = |xs: &[lab_api::wire::F64]| xs.iter().map(|x| float(x.0)).collect::<Vec<_>>().join(", ");
+    out += &format!(
+        "    later sends: status 200 after {} s\n",
+        float(s.fallback.cost.0)
+    );
+    let list =
+        |xs: &[lab_api::wire::F64]| xs.iter().map(|x| float(x.0)).collect::<Vec<_>>().join(", ");
     out += &format!("    random_fraction() returns: [{}]", list(&s.fractions));
     if s.oversleep.iter().any(|x| x.0 != 0.0) {
         out += &format!("\n    sleeps overrun by: [{}]", list(&s.oversleep));
@@ -106,8 +128,15 @@ pub fn value(v: &Value) -> String {
 
 fn ending_text(e: &Ending) -> String {
     match e {
-        Ending::Ok { status, retry_after, body } => {
-            format!("Ok(Response {{ status: {status}, retry_after: {}, body: {body:?} }})", opt_str(retry_after))
+        Ending::Ok {
+            status,
+            retry_after,
+            body,
+        } => {
+            format!(
+                "Ok(Response {{ status: {status}, retry_after: {}, body: {body:?} }})",
+                opt_str(retry_after)
+            )
         }
         Ending::InvalidArgument => "Err(ExecuteError::InvalidArgument(..))".into(),
         Ending::Timeout => "Err(ExecuteError::Timeout)".into(),
@@ -125,7 +154,10 @@ fn event_text(e: &Event) -> String {
 pub fn timeline(events: &[Event], ending: &Ending, trace: &Trace) -> String {
     let (e_head, g_head) = (t("timeline.expected"), t("timeline.got"));
     let rows = events.len().max(trace.events.len());
-    let mut lines = vec![format!("    {}", t("timeline.title")), format!("      #  {e_head:<28}{g_head}")];
+    let mut lines = vec![
+        format!("    {}", t("timeline.title")),
+        format!("      #  {e_head:<28}{g_head}"),
+    ];
     let mut marked = false;
     for i in 0..rows {
         let (e, g) = (events.get(i), trace.events.get(i));
@@ -140,16 +172,36 @@ pub fn timeline(events: &[Event], ending: &Ending, trace: &Trace) -> String {
             String::new()
         };
         let cell = |x: Option<&Event>| x.map_or("-".to_string(), event_text);
-        lines.push(format!("    {:>3}  {:<28}{}{mark}", i + 1, cell(e), cell(g)));
+        lines.push(format!(
+            "    {:>3}  {:<28}{}{mark}",
+            i + 1,
+            cell(e),
+            cell(g)
+        ));
     }
-    let mark = if !marked && *ending != trace.ending { format!("  <- {}", t("timeline.first_difference")) } else { String::new() };
-    lines.push(format!("    {}: {}", t("timeline.result"), t("timeline.expected")));
+    let mark = if !marked && *ending != trace.ending {
+        format!("  <- {}", t("timeline.first_difference"))
+    } else {
+        String::new()
+    };
+    lines.push(format!(
+        "    {}: {}",
+        t("timeline.result"),
+        t("timeline.expected")
+    ));
     lines.push(format!("      {}", ending_text(ending)));
-    lines.push(format!("    {}: {}{mark}", t("timeline.result"), t("timeline.got")));
+    lines.push(format!(
+        "    {}: {}{mark}",
+        t("timeline.result"),
+        t("timeline.got")
+    ));
     lines.push(format!("      {}", ending_text(&trace.ending)));
     lines.push(format!(
         "    {}",
-        tr("timeline.draws", &[("draws", &trace.draws), ("reads", &trace.clock_reads)])
+        tr(
+            "timeline.draws",
+            &[("draws", &trace.draws), ("reads", &trace.clock_reads)]
+        )
     ));
     lines.join("\n")
 }
@@ -160,7 +212,10 @@ pub fn fault(f: &Fault, step: &str, function: &str, limits: &Limits) -> String {
         Fault::NotImplemented => tr("fault.todo", &[("step", &step), ("function", &function)]),
         Fault::Panicked(message) => tr("fault.panicked", &[("message", &message)]),
         Fault::Runaway(count) => tr("fault.runaway", &[("count", count)]),
-        Fault::TimedOut => tr("fault.timed_out", &[("seconds", &limits.case.as_secs_f64())]),
+        Fault::TimedOut => tr(
+            "fault.timed_out",
+            &[("seconds", &limits.case.as_secs_f64())],
+        ),
         Fault::Crashed { exit, stderr } => crashed(exit, stderr),
         Fault::Flooded => tr("fault.flooded", &[("mib", &(limits.output_cap >> 20))]),
         Fault::Forged(why) => tr("fault.forged", &[("why", why)]),
@@ -184,8 +239,14 @@ fn crashed(exit: &Exit, stderr: &str) -> String {
 pub fn failure(check: &Check, f: &Fault, step: &str, function: &str, limits: &Limits) -> String {
     let mut out = format!("  {}:    {}\n", t("fail.input"), call(&check.call));
     out += &format!("  {}: {}\n", t("fail.expected"), expected(&check.expect));
-    out += &format!("  {}:      {}", t("fail.got"), fault(f, step, function, limits));
-    if let (Expect::Trace { events, ending }, Fault::Wrong(Value::Trace { trace })) = (&check.expect, f) {
+    out += &format!(
+        "  {}:      {}",
+        t("fail.got"),
+        fault(f, step, function, limits)
+    );
+    if let (Expect::Trace { events, ending }, Fault::Wrong(Value::Trace { trace })) =
+        (&check.expect, f)
+    {
         out += "\n";
         out += &timeline(events, ending, trace);
     }
@@ -199,23 +260,39 @@ mod tests {
 
     #[test]
     fn inputs_read_as_rust_calls() {
-        let c = Call::Backoff { attempt: 31, base: F64(0.5), cap: F64(f64::NAN) };
+        let c = Call::Backoff {
+            attempt: 31,
+            base: F64(0.5),
+            cap: F64(f64::NAN),
+        };
         assert_eq!(call(&c), "backoff(31, 0.5, f64::NAN)");
-        let w = Call::WaitDelay { local: F64(-0.0), retry_after: Some("5\n".into()) };
+        let w = Call::WaitDelay {
+            local: F64(-0.0),
+            retry_after: Some("5\n".into()),
+        };
         assert_eq!(call(&w), "wait_delay(-0.0, Some(\"5\\n\"))");
     }
 
     #[test]
     fn timeline_marks_the_first_difference() {
-        let expected = vec![Event::Send { timeout: F64(5.0) }, Event::Sleep { seconds: F64(0.25) }];
+        let expected = vec![
+            Event::Send { timeout: F64(5.0) },
+            Event::Sleep { seconds: F64(0.25) },
+        ];
         let got = Trace {
-            events: vec![Event::Send { timeout: F64(5.0) }, Event::Sleep { seconds: F64(0.5) }],
+            events: vec![
+                Event::Send { timeout: F64(5.0) },
+                Event::Sleep { seconds: F64(0.5) },
+            ],
             ending: Ending::Timeout,
             draws: 1,
             clock_reads: 3,
         };
         let text = timeline(&expected, &Ending::Timeout, &got);
-        let marked: Vec<&str> = text.lines().filter(|l| l.contains("first difference")).collect();
+        let marked: Vec<&str> = text
+            .lines()
+            .filter(|l| l.contains("first difference"))
+            .collect();
         assert_eq!(marked.len(), 1);
         assert!(marked[0].contains("sleep(0.25)") && marked[0].contains("sleep(0.5)"));
     }

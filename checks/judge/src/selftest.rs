@@ -57,11 +57,15 @@ fn rs_files(dir: &Path) -> Vec<PathBuf> {
 }
 
 fn stem(p: &Path) -> String {
-    p.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default()
+    p.file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default()
 }
 
 fn subjects(root: &Path, args: &SelftestArgs, seed: u64) -> Vec<Subject> {
-    let seeds: Vec<u64> = (0..u64::from(args.seeds)).map(|i| seed.wrapping_add(i)).collect();
+    let seeds: Vec<u64> = (0..u64::from(args.seeds))
+        .map(|i| seed.wrapping_add(i))
+        .collect();
     let mut out = vec![
         Subject {
             kind: "solutions",
@@ -78,12 +82,22 @@ fn subjects(root: &Path, args: &SelftestArgs, seed: u64) -> Vec<Subject> {
     ];
     for lib in rs_files(&root.join("fixtures/alternatives")) {
         let seeds = vec![seed, seed.wrapping_add(1), seed.wrapping_add(2)];
-        out.push(Subject { kind: "alternative", name: stem(&lib), expect: Expectation::PassAll(seeds), lib });
+        out.push(Subject {
+            kind: "alternative",
+            name: stem(&lib),
+            expect: Expectation::PassAll(seeds),
+            lib,
+        });
     }
     for lib in rs_files(&root.join("fixtures/mutants")) {
         let source = std::fs::read_to_string(&lib).unwrap_or_default();
         let clause = caught_by(&source).unwrap_or_default();
-        out.push(Subject { kind: "mutant", name: stem(&lib), expect: Expectation::Caught { clause }, lib });
+        out.push(Subject {
+            kind: "mutant",
+            name: stem(&lib),
+            expect: Expectation::Caught { clause },
+            lib,
+        });
     }
     if let Some(only) = &args.only {
         out.retain(|s| s.kind.starts_with(only.as_str()) || s.name.contains(only.as_str()));
@@ -94,7 +108,14 @@ fn subjects(root: &Path, args: &SelftestArgs, seed: u64) -> Vec<Subject> {
 fn failed_clauses(results: &[StepResult]) -> Vec<String> {
     results
         .iter()
-        .flat_map(|r| r.suite.clauses.iter().zip(&r.verdicts).filter(|(_, v)| !v.is_pass()).map(|(c, _)| c.key.clone()))
+        .flat_map(|r| {
+            r.suite
+                .clauses
+                .iter()
+                .zip(&r.verdicts)
+                .filter(|(_, v)| !v.is_pass())
+                .map(|(c, _)| c.key.clone())
+        })
         .collect()
 }
 
@@ -102,46 +123,89 @@ fn all_steps() -> Vec<&'static str> {
     STEPS.iter().map(|(s, _)| *s).collect()
 }
 
-fn examine(root: &Path, slot: &str, subject: &Subject, seed: u64) -> Result<(bool, String), String> {
-    let source = std::fs::read(&subject.lib).map_err(|e| format!("{}: {e}", subject.lib.display()))?;
+fn examine(
+    root: &Path,
+    slot: &str,
+    subject: &Subject,
+    seed: u64,
+) -> Result<(bool, String), String> {
+    let source =
+        std::fs::read(&subject.lib).map_err(|e| format!("{}: {e}", subject.lib.display()))?;
     let runner = match build::runner_in_slot(root, slot, &source) {
         Ok(r) => r,
-        Err(BuildError::DoesNotCompile(e)) => return Ok((false, format!("does not compile:\n{e}"))),
+        Err(BuildError::DoesNotCompile(e)) => {
+            return Ok((false, format!("does not compile:\n{e}")))
+        }
         Err(BuildError::Kit(e)) => return Err(e),
     };
     let limits = Limits::default();
-    let run = |steps: &[&'static str], seed: u64| evaluate(&runner, steps, seed, limits).map_err(|e| e.to_string());
+    let run = |steps: &[&'static str], seed: u64| {
+        evaluate(&runner, steps, seed, limits).map_err(|e| e.to_string())
+    };
     match &subject.expect {
         Expectation::PassAll(seeds) => {
             for &s in seeds {
                 let failed = failed_clauses(&run(&all_steps(), s)?);
                 if !failed.is_empty() {
-                    return Ok((false, format!("rejected under seed {s}: {}", failed.join(", "))));
+                    return Ok((
+                        false,
+                        format!("rejected under seed {s}: {}", failed.join(", ")),
+                    ));
                 }
             }
-            Ok((true, format!("passes all 8 steps under {} seeds", seeds.len())))
+            Ok((
+                true,
+                format!("passes all 8 steps under {} seeds", seeds.len()),
+            ))
         }
         Expectation::NotStarted => {
             let results = run(&all_steps(), seed)?;
-            let started: Vec<&str> = results.iter().filter(|r| !r.not_started()).map(|r| r.suite.step).collect();
+            let started: Vec<&str> = results
+                .iter()
+                .filter(|r| !r.not_started())
+                .map(|r| r.suite.step)
+                .collect();
             if started.is_empty() {
                 Ok((true, "all 8 steps fail as not implemented yet".into()))
             } else {
-                Ok((false, format!("steps {} do not read as not implemented", started.join(", "))))
+                Ok((
+                    false,
+                    format!(
+                        "steps {} do not read as not implemented",
+                        started.join(", ")
+                    ),
+                ))
             }
         }
         Expectation::Caught { clause } => {
-            let Some(step) = crate::suites::parse_step(clause.split('/').next().unwrap_or("")) else {
-                return Ok((false, "header has no valid `// caught-by: NN/clause` line".into()));
+            let Some(step) = crate::suites::parse_step(clause.split('/').next().unwrap_or(""))
+            else {
+                return Ok((
+                    false,
+                    "header has no valid `// caught-by: NN/clause` line".into(),
+                ));
             };
             let failed = failed_clauses(&run(&[step], seed)?);
             if failed.is_empty() {
                 Ok((false, format!("SURVIVED step {step}")))
             } else if failed.contains(clause) {
                 let others = failed.len() - 1;
-                Ok((true, format!("caught by {clause}{}", if others > 0 { format!(" (+{others} more)") } else { String::new() })))
+                Ok((
+                    true,
+                    format!(
+                        "caught by {clause}{}",
+                        if others > 0 {
+                            format!(" (+{others} more)")
+                        } else {
+                            String::new()
+                        }
+                    ),
+                ))
             } else {
-                Ok((false, format!("caught, but not by {clause}: {}", failed.join(", "))))
+                Ok((
+                    false,
+                    format!("caught, but not by {clause}: {}", failed.join(", ")),
+                ))
             }
         }
     }
@@ -151,21 +215,37 @@ pub fn run(root: &Path, args: &SelftestArgs) -> u8 {
     let seed = args.seed.unwrap_or_else(crate::rng::fresh_seed);
     let rerun = format!("./lab.sh selftest --seed {seed}");
     println!("selftest seed {seed} — rerun exactly with: {rerun}");
-    let queue = Arc::new(Mutex::new(subjects(root, args, seed).into_iter().collect::<Vec<_>>()));
+    let queue = Arc::new(Mutex::new(
+        subjects(root, args, seed).into_iter().collect::<Vec<_>>(),
+    ));
     let total = queue.lock().map(|q| q.len()).unwrap_or(0);
     let (tx, rx) = mpsc::channel::<Result<Finding, String>>();
     let mut workers = Vec::new();
     for j in 0..args.jobs.min(total.max(1)) {
         let (queue, tx, root) = (Arc::clone(&queue), tx.clone(), root.to_path_buf());
-        let worker = std::thread::Builder::new().name(format!("selftest-{j}")).spawn(move || loop {
-            let next = queue.lock().ok().and_then(|mut q| if q.is_empty() { None } else { Some(q.remove(0)) });
-            let Some(subject) = next else { break };
-            let result = examine(&root, &format!("selftest-{j}"), &subject, seed)
-                .map(|(ok, detail)| Finding { subject, ok, detail });
-            if tx.send(result).is_err() {
-                break;
-            }
-        });
+        let worker = std::thread::Builder::new()
+            .name(format!("selftest-{j}"))
+            .spawn(move || loop {
+                let next = queue.lock().ok().and_then(|mut q| {
+                    if q.is_empty() {
+                        None
+                    } else {
+                        Some(q.remove(0))
+                    }
+                });
+                let Some(subject) = next else { break };
+                let result =
+                    examine(&root, &format!("selftest-{j}"), &subject, seed).map(|(ok, detail)| {
+                        Finding {
+                            subject,
+                            ok,
+                            detail,
+                        }
+                    });
+                if tx.send(result).is_err() {
+                    break;
+                }
+            });
         match worker {
             Ok(w) => workers.push(w),
             Err(e) => {
@@ -180,7 +260,10 @@ pub fn run(root: &Path, args: &SelftestArgs) -> u8 {
         match result {
             Ok(f) => {
                 let mark = if f.ok { "ok  " } else { "FAIL" };
-                println!("{mark} {:<12} {:<44} {}", f.subject.kind, f.subject.name, f.detail);
+                println!(
+                    "{mark} {:<12} {:<44} {}",
+                    f.subject.kind, f.subject.name, f.detail
+                );
                 findings.push(f);
             }
             Err(e) => {
@@ -220,12 +303,21 @@ fn print_scores(findings: &[Finding]) {
     println!("\nmutation score (mutants caught by their named clause):");
     let (mut caught, mut all) = (0, 0);
     for (step, (c, n)) in &per_step {
-        println!("  step {step}: {c}/{n} ({:.0} %)", 100.0 * *c as f64 / *n as f64);
+        println!(
+            "  step {step}: {c}/{n} ({:.0} %)",
+            100.0 * *c as f64 / *n as f64
+        );
         caught += c;
         all += n;
     }
-    println!("  total:   {caught}/{all} ({:.0} %)\n", 100.0 * caught as f64 / all as f64);
-    let alternatives: Vec<&Finding> = findings.iter().filter(|f| f.subject.kind == "alternative").collect();
+    println!(
+        "  total:   {caught}/{all} ({:.0} %)\n",
+        100.0 * caught as f64 / all as f64
+    );
+    let alternatives: Vec<&Finding> = findings
+        .iter()
+        .filter(|f| f.subject.kind == "alternative")
+        .collect();
     if !alternatives.is_empty() {
         let ok = alternatives.iter().filter(|f| f.ok).count();
         println!("alternatives accepted: {ok}/{}\n", alternatives.len());
@@ -248,6 +340,9 @@ mod tests {
         let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
         let pristine = std::fs::read(root.join("fixtures/pristine/lib.rs")).unwrap();
         let student = std::fs::read(root.join("student/src/lib.rs")).unwrap();
-        assert!(pristine == student, "student/src/lib.rs differs from fixtures/pristine/lib.rs");
+        assert!(
+            pristine == student,
+            "student/src/lib.rs differs from fixtures/pristine/lib.rs"
+        );
     }
 }

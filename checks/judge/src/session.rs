@@ -20,7 +20,11 @@ pub struct Limits {
 
 impl Default for Limits {
     fn default() -> Self {
-        Limits { case: Duration::from_secs(2), suite: Duration::from_secs(45), output_cap: 32 << 20 }
+        Limits {
+            case: Duration::from_secs(2),
+            suite: Duration::from_secs(45),
+            output_cap: 32 << 20,
+        }
     }
 }
 
@@ -31,7 +35,10 @@ pub enum Got {
     /// No answer within the per-case limit.
     TimedOut,
     /// The runner died during this case.
-    Crashed { exit: Exit, stderr: String },
+    Crashed {
+        exit: Exit,
+        stderr: String,
+    },
     /// The case printed past the output cap.
     Flooded,
     /// An outcome line that does not belong to this case.
@@ -47,7 +54,6 @@ pub struct SuiteRun {
     pub got: Vec<Vec<Got>>,
     /// Bytes the learner's code printed to stdout and stderr.
     pub printed: u64,
-    pub runners: usize,
 }
 
 /// Reads complete new lines from a growing file.
@@ -76,11 +82,19 @@ pub fn run(runner: &Path, suite: &Suite, ids: &[String], limits: Limits) -> io::
     let cases_path = dir.path().join("cases.jsonl");
     {
         let mut out = io::BufWriter::new(std::fs::File::create(&cases_path)?);
-        serde_json::to_writer(&mut out, &Header { protocol: PROTOCOL.into() })?;
+        serde_json::to_writer(
+            &mut out,
+            &Header {
+                protocol: PROTOCOL.into(),
+            },
+        )?;
         out.write_all(b"\n")?;
         for (c, clause) in suite.clauses.iter().enumerate() {
             for (k, check) in clause.checks.iter().enumerate() {
-                let case = Case { id: ids[place.len()].clone(), call: check.call.clone() };
+                let case = Case {
+                    id: ids[place.len()].clone(),
+                    call: check.call.clone(),
+                };
                 serde_json::to_writer(&mut out, &case)?;
                 out.write_all(b"\n")?;
                 place.push((c, k));
@@ -95,30 +109,51 @@ pub fn run(runner: &Path, suite: &Suite, ids: &[String], limits: Limits) -> io::
     while next < n {
         let outcomes = dir.path().join(format!("outcomes-{runners}.jsonl"));
         std::fs::File::create(&outcomes)?;
-        let mut tail = Tail { file: std::fs::File::open(&outcomes)?, pending: Vec::new() };
+        let mut tail = Tail {
+            file: std::fs::File::open(&outcomes)?,
+            pending: Vec::new(),
+        };
         let mut pos = next;
         let mut forged: Option<(usize, String)> = None;
         let mut cmd = Command::new(runner);
         cmd.arg(&cases_path).arg(&outcomes).arg(next.to_string());
-        let watch = Watch { idle: limits.case, deadline, output_cap: limits.output_cap };
-        let (exit, captured) = spawn::supervise(&mut cmd, dir.path(), &format!("runner-{runners}"), watch, || {
-            let lines = tail.lines();
-            for line in &lines {
-                if forged.is_some() || pos >= n {
-                    forged.get_or_insert((pos.min(n - 1), format!("an extra outcome line: {line:.80}")));
-                    continue;
+        let watch = Watch {
+            idle: limits.case,
+            deadline,
+            output_cap: limits.output_cap,
+        };
+        let (exit, captured) = spawn::supervise(
+            &mut cmd,
+            dir.path(),
+            &format!("runner-{runners}"),
+            watch,
+            || {
+                let lines = tail.lines();
+                for line in &lines {
+                    if forged.is_some() || pos >= n {
+                        forged.get_or_insert((
+                            pos.min(n - 1),
+                            format!("an extra outcome line: {line:.80}"),
+                        ));
+                        continue;
+                    }
+                    match serde_json::from_str::<Outcome>(line) {
+                        Ok(o) if o.id == ids[pos] => got[pos] = Some(Got::Observed(o.observed)),
+                        Ok(o) => {
+                            forged = Some((
+                                pos,
+                                format!("outcome for id {:.40}, not {}", o.id, ids[pos]),
+                            ))
+                        }
+                        Err(e) => forged = Some((pos, format!("unreadable outcome line ({e})"))),
+                    }
+                    if forged.is_none() {
+                        pos += 1;
+                    }
                 }
-                match serde_json::from_str::<Outcome>(line) {
-                    Ok(o) if o.id == ids[pos] => got[pos] = Some(Got::Observed(o.observed)),
-                    Ok(o) => forged = Some((pos, format!("outcome for id {:.40}, not {}", o.id, ids[pos]))),
-                    Err(e) => forged = Some((pos, format!("unreadable outcome line ({e})"))),
-                }
-                if forged.is_none() {
-                    pos += 1;
-                }
-            }
-            !lines.is_empty()
-        })?;
+                !lines.is_empty()
+            },
+        )?;
         runners += 1;
         printed += captured.bytes();
         let bad = match (&forged, exit.clone()) {
@@ -131,7 +166,10 @@ pub fn run(runner: &Path, suite: &Suite, ids: &[String], limits: Limits) -> io::
                 got[pos] = Some(match exit {
                     Exit::CaseTimeLimit | Exit::OverallTimeLimit => Got::TimedOut,
                     Exit::Flood => Got::Flooded,
-                    other => Got::Crashed { exit: other, stderr: captured.stderr_excerpt(2048) },
+                    other => Got::Crashed {
+                        exit: other,
+                        stderr: captured.stderr_excerpt(2048),
+                    },
                 });
                 pos
             }
@@ -150,9 +188,16 @@ pub fn run(runner: &Path, suite: &Suite, ids: &[String], limits: Limits) -> io::
             next += 1;
         }
     }
-    let mut per_clause: Vec<Vec<Got>> = suite.clauses.iter().map(|c| Vec::with_capacity(c.checks.len())).collect();
+    let mut per_clause: Vec<Vec<Got>> = suite
+        .clauses
+        .iter()
+        .map(|c| Vec::with_capacity(c.checks.len()))
+        .collect();
     for (i, g) in got.into_iter().enumerate() {
         per_clause[place[i].0].push(g.unwrap_or(Got::NotRun));
     }
-    Ok(SuiteRun { got: per_clause, printed, runners })
+    Ok(SuiteRun {
+        got: per_clause,
+        printed,
+    })
 }

@@ -138,8 +138,17 @@ pub fn supervise(
 }
 
 /// Runs a tool (cargo) to completion under a time limit, output in files.
-pub fn run_tool(cmd: &mut Command, dir: &Path, tag: &str, limit: Duration) -> io::Result<(Exit, Captured)> {
-    let watch = Watch { idle: limit, deadline: Instant::now() + limit, output_cap: 256 << 20 };
+pub fn run_tool(
+    cmd: &mut Command,
+    dir: &Path,
+    tag: &str,
+    limit: Duration,
+) -> io::Result<(Exit, Captured)> {
+    let watch = Watch {
+        idle: limit,
+        deadline: Instant::now() + limit,
+        output_cap: 256 << 20,
+    };
     supervise(cmd, dir, tag, watch, || false)
 }
 
@@ -159,7 +168,14 @@ mod tests {
     fn a_silent_child_is_stopped_at_the_idle_limit() {
         let dir = tempfile::tempdir().unwrap();
         let t = Instant::now();
-        let (exit, _) = supervise(Command::new("sleep").arg("30"), dir.path(), "s", watch(300), || false).unwrap();
+        let (exit, _) = supervise(
+            Command::new("sleep").arg("30"),
+            dir.path(),
+            "s",
+            watch(300),
+            || false,
+        )
+        .unwrap();
         assert_eq!(exit, Exit::CaseTimeLimit);
         assert!(t.elapsed() < Duration::from_secs(5));
     }
@@ -170,7 +186,8 @@ mod tests {
         let t = Instant::now();
         let mut cmd = Command::new("sh");
         cmd.args(["-c", "sleep 30 & echo started"]);
-        let (exit, captured) = supervise(&mut cmd, dir.path(), "g", watch(5_000), || false).unwrap();
+        let (exit, captured) =
+            supervise(&mut cmd, dir.path(), "g", watch(5_000), || false).unwrap();
         assert_eq!(exit, Exit::Success);
         assert!(t.elapsed() < Duration::from_secs(4));
         assert_eq!(excerpt(&captured.stdout, 100), "started\n");
@@ -190,9 +207,19 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let mut fail = Command::new("sh");
         fail.args(["-c", "exit 3"]);
-        assert_eq!(supervise(&mut fail, dir.path(), "a", watch(5_000), || false).unwrap().0, Exit::Failure(3));
+        assert_eq!(
+            supervise(&mut fail, dir.path(), "a", watch(5_000), || false)
+                .unwrap()
+                .0,
+            Exit::Failure(3)
+        );
         let mut abort = Command::new("sh");
         abort.args(["-c", "kill -ABRT $$"]);
-        assert_eq!(supervise(&mut abort, dir.path(), "b", watch(5_000), || false).unwrap().0, Exit::Signalled(6));
+        assert_eq!(
+            supervise(&mut abort, dir.path(), "b", watch(5_000), || false)
+                .unwrap()
+                .0,
+            Exit::Signalled(6)
+        );
     }
 }

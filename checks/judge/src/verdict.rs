@@ -17,7 +17,10 @@ pub enum Fault {
     Panicked(String),
     Runaway(u32),
     TimedOut,
-    Crashed { exit: Exit, stderr: String },
+    Crashed {
+        exit: Exit,
+        stderr: String,
+    },
     Flooded,
     Forged(String),
     NotRun,
@@ -26,12 +29,20 @@ pub enum Fault {
 /// The judgement of one case: `None` for a pass.
 pub fn judge(check: &Check, got: &Got) -> Option<Fault> {
     match got {
-        Got::Observed(Observed::Returned { value }) => (!matches(&check.expect, value)).then(|| Fault::Wrong(value.clone())),
+        Got::Observed(Observed::Returned { value }) => {
+            (!matches(&check.expect, value)).then(|| Fault::Wrong(value.clone()))
+        }
         Got::Observed(Observed::Panicked { todo: true, .. }) => Some(Fault::NotImplemented),
-        Got::Observed(Observed::Panicked { message, todo: false }) => Some(Fault::Panicked(message.clone())),
+        Got::Observed(Observed::Panicked {
+            message,
+            todo: false,
+        }) => Some(Fault::Panicked(message.clone())),
         Got::Observed(Observed::Runaway { events }) => Some(Fault::Runaway(*events)),
         Got::TimedOut => Some(Fault::TimedOut),
-        Got::Crashed { exit, stderr } => Some(Fault::Crashed { exit: exit.clone(), stderr: stderr.clone() }),
+        Got::Crashed { exit, stderr } => Some(Fault::Crashed {
+            exit: exit.clone(),
+            stderr: stderr.clone(),
+        }),
         Got::Flooded => Some(Fault::Flooded),
         Got::Forged(why) => Some(Fault::Forged(why.clone())),
         // The clause already failed on the case that caused the skip.
@@ -56,7 +67,14 @@ fn matches(expect: &Expect, value: &Value) -> bool {
             trace.ending == *ending && same_events(events, &trace.events)
         }
         // A value of the wrong shape: the runner and judge disagree.
-        (Expect::Bool(_) | Expect::Float(_) | Expect::Huge | Expect::Checked(_) | Expect::Trace { .. }, _) => false,
+        (
+            Expect::Bool(_)
+            | Expect::Float(_)
+            | Expect::Huge
+            | Expect::Checked(_)
+            | Expect::Trace { .. },
+            _,
+        ) => false,
     }
 }
 
@@ -75,10 +93,15 @@ pub fn same_event(e: &Event, g: &Event) -> bool {
 /// The verdict of one clause.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ClauseVerdict {
-    Passed { checks: usize },
+    Passed {
+        checks: usize,
+    },
     /// Every fault was a `todo!()`.
     NotImplemented,
-    Failed { faults: Vec<(usize, Fault)>, total: usize },
+    Failed {
+        faults: Vec<(usize, Fault)>,
+        total: usize,
+    },
 }
 
 impl ClauseVerdict {
@@ -105,7 +128,9 @@ pub fn clause_verdict(checks: &[Check], got: &[Got], shown: usize) -> ClauseVerd
         }
     }
     match (total, all_todo) {
-        (0, _) => ClauseVerdict::Passed { checks: checks.len() },
+        (0, _) => ClauseVerdict::Passed {
+            checks: checks.len(),
+        },
         (_, true) => ClauseVerdict::NotImplemented,
         _ => ClauseVerdict::Failed { faults, total },
     }
@@ -117,7 +142,10 @@ mod tests {
     use lab_api::wire::{Call, Ending};
 
     fn check(expect: Expect) -> Check {
-        Check { call: Call::Retryable { status: 1 }, expect }
+        Check {
+            call: Call::Retryable { status: 1 },
+            expect,
+        }
     }
 
     fn returned(value: Value) -> Got {
@@ -128,15 +156,39 @@ mod tests {
     fn nan_never_matches_and_negative_zero_equals_zero() {
         let c = check(Expect::Float(0.0));
         assert!(judge(&c, &returned(Value::Float { value: F64(-0.0) })).is_none());
-        assert!(judge(&c, &returned(Value::Float { value: F64(f64::NAN) })).is_some());
+        assert!(judge(
+            &c,
+            &returned(Value::Float {
+                value: F64(f64::NAN)
+            })
+        )
+        .is_some());
     }
 
     #[test]
     fn huge_accepts_anything_from_two_to_the_53() {
         let c = check(Expect::Huge);
-        assert!(judge(&c, &returned(Value::Float { value: F64(9_007_199_254_740_992.0) })).is_none());
-        assert!(judge(&c, &returned(Value::Float { value: F64(f64::INFINITY) })).is_none());
-        assert!(judge(&c, &returned(Value::Float { value: F64(9_007_199_254_740_991.0) })).is_some());
+        assert!(judge(
+            &c,
+            &returned(Value::Float {
+                value: F64(9_007_199_254_740_992.0)
+            })
+        )
+        .is_none());
+        assert!(judge(
+            &c,
+            &returned(Value::Float {
+                value: F64(f64::INFINITY)
+            })
+        )
+        .is_none());
+        assert!(judge(
+            &c,
+            &returned(Value::Float {
+                value: F64(9_007_199_254_740_991.0)
+            })
+        )
+        .is_some());
         assert!(judge(&c, &returned(Value::Float { value: F64(0.0) })).is_some());
     }
 
@@ -145,7 +197,11 @@ mod tests {
         let c = check(Expect::Checked(Some(1.0)));
         assert!(judge(&c, &returned(Value::Checked { ok: None })).is_some());
         assert!(judge(&c, &returned(Value::Bool { value: true })).is_some());
-        assert!(judge(&check(Expect::Checked(None)), &returned(Value::Checked { ok: Some(F64(1.0)) })).is_some());
+        assert!(judge(
+            &check(Expect::Checked(None)),
+            &returned(Value::Checked { ok: Some(F64(1.0)) })
+        )
+        .is_some());
     }
 
     #[test]
@@ -156,9 +212,18 @@ mod tests {
             Got::Flooded,
             Got::NotRun,
             Got::Forged("x".into()),
-            Got::Crashed { exit: Exit::Success, stderr: String::new() },
-            Got::Observed(Observed::Panicked { message: "m".into(), todo: false }),
-            Got::Observed(Observed::Panicked { message: "m".into(), todo: true }),
+            Got::Crashed {
+                exit: Exit::Success,
+                stderr: String::new(),
+            },
+            Got::Observed(Observed::Panicked {
+                message: "m".into(),
+                todo: false,
+            }),
+            Got::Observed(Observed::Panicked {
+                message: "m".into(),
+                todo: true,
+            }),
             Got::Observed(Observed::Runaway { events: 10_001 }),
             returned(Value::Bool { value: false }),
         ];
@@ -171,11 +236,21 @@ mod tests {
     #[test]
     fn a_clause_of_todos_is_not_implemented_but_one_real_fault_fails_it() {
         let checks = vec![check(Expect::Bool(true)), check(Expect::Bool(true))];
-        let todo = Got::Observed(Observed::Panicked { message: "not yet implemented".into(), todo: true });
-        assert_eq!(clause_verdict(&checks, &[todo.clone(), todo.clone()], 3), ClauseVerdict::NotImplemented);
+        let todo = Got::Observed(Observed::Panicked {
+            message: "not yet implemented".into(),
+            todo: true,
+        });
+        assert_eq!(
+            clause_verdict(&checks, &[todo.clone(), todo.clone()], 3),
+            ClauseVerdict::NotImplemented
+        );
         let v = clause_verdict(&checks, &[todo, Got::TimedOut], 3);
         assert!(matches!(v, ClauseVerdict::Failed { total: 2, .. }));
-        let all_skipped = clause_verdict(&checks, &[returned(Value::Bool { value: true }), Got::Skipped], 3);
+        let all_skipped = clause_verdict(
+            &checks,
+            &[returned(Value::Bool { value: true }), Got::Skipped],
+            3,
+        );
         assert!(all_skipped.is_pass());
     }
 
@@ -183,9 +258,19 @@ mod tests {
     fn traces_compare_events_and_ending() {
         let ending = Ending::Timeout;
         let events = vec![Event::Send { timeout: F64(5.0) }];
-        let c = check(Expect::Trace { events: events.clone(), ending: ending.clone() });
+        let c = check(Expect::Trace {
+            events: events.clone(),
+            ending: ending.clone(),
+        });
         let trace = |events: Vec<Event>, ending: Ending| {
-            returned(Value::Trace { trace: lab_api::wire::Trace { events, ending, draws: 0, clock_reads: 0 } })
+            returned(Value::Trace {
+                trace: lab_api::wire::Trace {
+                    events,
+                    ending,
+                    draws: 0,
+                    clock_reads: 0,
+                },
+            })
         };
         assert!(judge(&c, &trace(events.clone(), ending.clone())).is_none());
         assert!(judge(&c, &trace(vec![], ending)).is_some());

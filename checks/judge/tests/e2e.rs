@@ -8,7 +8,10 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 fn kit_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().unwrap()
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .canonicalize()
+        .unwrap()
 }
 
 fn copy_tree(from: &Path, to: &Path) {
@@ -70,10 +73,17 @@ fn run(dir: &Path, script: &str, args: &[&str], limit: Duration) -> Run {
     };
     let read = |p: &Path| {
         let mut s = String::new();
-        std::fs::File::open(p).unwrap().read_to_string(&mut s).unwrap();
+        std::fs::File::open(p)
+            .unwrap()
+            .read_to_string(&mut s)
+            .unwrap();
         s
     };
-    Run { code: status.code().unwrap_or(-1), stdout: read(&o), stderr: read(&e) }
+    Run {
+        code: status.code().unwrap_or(-1),
+        stdout: read(&o),
+        stderr: read(&e),
+    }
 }
 
 const BUILD: Duration = Duration::from_secs(600);
@@ -91,26 +101,71 @@ fn every_step_fails_on_the_stubs_and_passes_with_a_correct_crate() {
         let r = run(kit.path(), &script, &[], BUILD);
         assert_eq!(r.code, 1, "{script} on stubs:\n{}{}", r.stdout, r.stderr);
         assert!(r.stdout.contains("is not implemented yet"), "{}", r.stdout);
-        assert!(last_line(&r.stdout).starts_with("0 passed, "), "{}", r.stdout);
-        assert!(r.stdout.contains(&format!("./lab.sh check 0{n} --seed ")), "no rerun command:\n{}", r.stdout);
+        assert!(
+            last_line(&r.stdout).starts_with("0 passed, "),
+            "{}",
+            r.stdout
+        );
+        assert!(
+            r.stdout.contains(&format!("./lab.sh check 0{n} --seed ")),
+            "no rerun command:\n{}",
+            r.stdout
+        );
     }
-    std::fs::copy(kit.path().join("solutions/src/lib.rs"), kit.path().join("student/src/lib.rs")).unwrap();
+    std::fs::copy(
+        kit.path().join("solutions/src/lib.rs"),
+        kit.path().join("student/src/lib.rs"),
+    )
+    .unwrap();
     for n in 1..=8 {
         let script = format!("checks/0{n}-contract.sh");
         let r = run(kit.path(), &script, &[], BUILD);
-        assert_eq!(r.code, 0, "{script} on a correct crate:\n{}{}", r.stdout, r.stderr);
-        assert!(last_line(&r.stdout).ends_with(" passed, 0 failed"), "{}", r.stdout);
+        assert_eq!(
+            r.code, 0,
+            "{script} on a correct crate:\n{}{}",
+            r.stdout, r.stderr
+        );
+        assert!(
+            last_line(&r.stdout).ends_with(" passed, 0 failed"),
+            "{}",
+            r.stdout
+        );
     }
 }
 
 #[test]
 fn a_seed_reproduces_a_run() {
     let kit = kit();
-    let strip = |s: &str| s.lines().filter(|l| !l.contains("finished in")).collect::<Vec<_>>().join("\n");
-    let a = run(kit.path(), "lab.sh", &["check", "--subject", "fixtures/mutants", "--seed", "77"], BUILD);
-    assert_eq!(a.code, 2, "a folder without lib.rs is bad input: {}{}", a.stdout, a.stderr);
-    let sub = ["check", "02", "08", "--subject", "fixtures/alternatives/a1-extra-clock-reads.rs", "--seed", "77"];
-    let (a, b) = (run(kit.path(), "lab.sh", &sub, BUILD), run(kit.path(), "lab.sh", &sub, BUILD));
+    let strip = |s: &str| {
+        s.lines()
+            .filter(|l| !l.contains("finished in"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    let a = run(
+        kit.path(),
+        "lab.sh",
+        &["check", "--subject", "fixtures/mutants", "--seed", "77"],
+        BUILD,
+    );
+    assert_eq!(
+        a.code, 2,
+        "a folder without lib.rs is bad input: {}{}",
+        a.stdout, a.stderr
+    );
+    let sub = [
+        "check",
+        "02",
+        "08",
+        "--subject",
+        "fixtures/alternatives/a1-extra-clock-reads.rs",
+        "--seed",
+        "77",
+    ];
+    let (a, b) = (
+        run(kit.path(), "lab.sh", &sub, BUILD),
+        run(kit.path(), "lab.sh", &sub, BUILD),
+    );
     assert_eq!(a.code, 0, "{}{}", a.stdout, a.stderr);
     assert_eq!(strip(&a.stdout), strip(&b.stdout));
     assert!(a.stdout.contains("--seed 77"));
@@ -139,7 +194,9 @@ fn bad_input_to_the_kit_is_one_line_and_exit_2() {
 fn a_crate_that_does_not_compile_is_reported_as_such() {
     let kit = kit();
     let lib = kit.path().join("student/src/lib.rs");
-    let text = std::fs::read_to_string(&lib).unwrap().replace("todo!(\"step 01: retryable({status})\")", "status + ");
+    let text = std::fs::read_to_string(&lib)
+        .unwrap()
+        .replace("todo!(\"step 01: retryable({status})\")", "status + ");
     std::fs::write(&lib, text).unwrap();
     let r = run(kit.path(), "checks/01-contract.sh", &[], BUILD);
     assert_eq!(r.code, 3, "{}{}", r.stdout, r.stderr);
@@ -152,7 +209,14 @@ fn hostile(kit: &Path, name: &str, body: &str) -> String {
     let base = std::fs::read_to_string(kit.join("solutions/src/lib.rs")).unwrap();
     let needle = "pub fn retryable(status: u16) -> bool {\n";
     assert!(base.contains(needle));
-    std::fs::write(&path, base.replace(needle, &format!("{needle}    if status == 503 {{ {body} }}\n"))).unwrap();
+    std::fs::write(
+        &path,
+        base.replace(
+            needle,
+            &format!("{needle}    if status == 503 {{ {body} }}\n"),
+        ),
+    )
+    .unwrap();
     path.display().to_string()
 }
 
@@ -160,23 +224,67 @@ fn hostile(kit: &Path, name: &str, body: &str) -> String {
 fn hostile_code_gets_a_clear_verdict_and_never_hangs_or_passes() {
     let kit = kit();
     let cases = [
-        ("loops", "loop { std::hint::spin_loop(); }", "no answer within 0.5 s"),
-        ("sleeps", "std::thread::sleep(std::time::Duration::from_secs(60));", "no answer within 0.5 s"),
+        (
+            "loops",
+            "loop { std::hint::spin_loop(); }",
+            "no answer within 0.5 s",
+        ),
+        (
+            "sleeps",
+            "std::thread::sleep(std::time::Duration::from_secs(60));",
+            "no answer within 0.5 s",
+        ),
         ("exits", "std::process::exit(0);", "exited with status 0"),
         ("aborts", "std::process::abort();", "killed by signal 6"),
-        ("overflows", "fn f(n: u64) -> u64 { if n == 0 { 0 } else { 1 + f(n + 1) } } return f(1) == 7;", "stack overflowed"),
-        ("floods", "loop { println!(\"flood flood flood flood flood flood flood\"); }", "printed more than"),
-        ("forks", "let _ = std::process::Command::new(\"sleep\").arg(\"60\").spawn(); return false;", "expected: true"),
+        (
+            "overflows",
+            "fn f(n: u64) -> u64 { if n == 0 { 0 } else { 1 + f(n + 1) } } return f(1) == 7;",
+            "stack overflowed",
+        ),
+        (
+            "floods",
+            "loop { println!(\"flood flood flood flood flood flood flood\"); }",
+            "printed more than",
+        ),
+        (
+            "forks",
+            "let _ = std::process::Command::new(\"sleep\").arg(\"60\").spawn(); return false;",
+            "expected: true",
+        ),
     ];
     for (name, body, words) in cases {
         let subject = hostile(kit.path(), name, body);
         let t = Instant::now();
-        let r = run(kit.path(), "lab.sh", &["check", "01", "--subject", &subject, "--case-timeout", "0.5"], BUILD);
+        let r = run(
+            kit.path(),
+            "lab.sh",
+            &[
+                "check",
+                "01",
+                "--subject",
+                &subject,
+                "--case-timeout",
+                "0.5",
+            ],
+            BUILD,
+        );
         assert_eq!(r.code, 1, "{name}: {}{}", r.stdout, r.stderr);
-        assert!(r.stdout.contains(words), "{name}: wanted {words:?} in\n{}", r.stdout);
-        assert!(r.stdout.contains("input:    retryable(503)"), "{name}: {}", r.stdout);
+        assert!(
+            r.stdout.contains(words),
+            "{name}: wanted {words:?} in\n{}",
+            r.stdout
+        );
+        assert!(
+            r.stdout.contains("input:    retryable(503)"),
+            "{name}: {}",
+            r.stdout
+        );
         // The other clause still ran and passed: one bad case hides nothing else.
-        let other = r.stdout.lines().find(|l| l.contains("false for every other status")).unwrap_or("");
+        let other = r
+            .stdout
+            .lines()
+            .find(|l| l.contains("false for every other status"))
+            .unwrap_or("");
         assert!(other.ends_with("... ok"), "{name}: {}", r.stdout);
         assert!(t.elapsed() < QUICK, "{name} took {:?}", t.elapsed());
     }

@@ -4,7 +4,9 @@ use lab_api::wire::{Call, Observed, Value, F64};
 
 pub fn dispatch(call: Call) -> Observed {
     let value = match call {
-        Call::Retryable { status } => Value::Bool { value: student::retryable(status) },
+        Call::Retryable { status } => Value::Bool {
+            value: student::retryable(status),
+        },
         Call::ReplaySafe { method, key } => Value::Bool {
             value: student::replay_safe(&method, key.as_deref()),
         },
@@ -20,10 +22,17 @@ pub fn dispatch(call: Call) -> Observed {
         Call::WaitDelay { local, retry_after } => Value::Float {
             value: F64(student::wait_delay(local.0, retry_after.as_deref())),
         },
-        Call::CanAttempt { attempts, maximum, wait, budget } => Value::Bool {
+        Call::CanAttempt {
+            attempts,
+            maximum,
+            wait,
+            budget,
+        } => Value::Bool {
             value: student::can_attempt(attempts, maximum, wait.0, budget.0),
         },
-        Call::Execute { scenario } => Value::Trace { trace: crate::world::run(&scenario) },
+        Call::Execute { scenario } => Value::Trace {
+            trace: crate::world::run(&scenario),
+        },
     };
     Observed::Returned { value }
 }

@@ -32,10 +32,15 @@ fn run() -> Result<(), String> {
     let [cases, outcomes, from] = args.as_slice() else {
         return Err("usage: lab-runner CASES OUTCOMES FROM".into());
     };
-    let from: usize = from.parse().map_err(|_| format!("bad start index {from:?}"))?;
+    let from: usize = from
+        .parse()
+        .map_err(|_| format!("bad start index {from:?}"))?;
     let file = std::fs::File::open(cases).map_err(|e| format!("cannot open {cases}: {e}"))?;
     let mut lines = BufReader::new(file).lines();
-    let header = lines.next().ok_or("empty cases file")?.map_err(|e| e.to_string())?;
+    let header = lines
+        .next()
+        .ok_or("empty cases file")?
+        .map_err(|e| e.to_string())?;
     let header: Header = serde_json::from_str(&header).map_err(|e| format!("bad header: {e}"))?;
     if header.protocol != PROTOCOL {
         return Err(format!("protocol {} is not {PROTOCOL}", header.protocol));
@@ -60,7 +65,10 @@ fn run() -> Result<(), String> {
         let line = line.map_err(|e| e.to_string())?;
         let case: Case = serde_json::from_str(&line).map_err(|e| format!("bad case: {e}"))?;
         let observed = observe(case.call);
-        let outcome = Outcome { id: case.id, observed };
+        let outcome = Outcome {
+            id: case.id,
+            observed,
+        };
         let mut text = serde_json::to_string(&outcome).map_err(|e| e.to_string())?;
         text.push('\n');
         out.write_all(text.as_bytes()).map_err(|e| e.to_string())?;

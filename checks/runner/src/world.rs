@@ -53,8 +53,14 @@ pub fn run(scenario: &Scenario) -> Trace {
     });
     let mut send = |timeout: f64| {
         let mut w = world.borrow_mut();
-        w.record(Event::Send { timeout: F64(timeout) });
-        let reply = w.scenario.replies.get(w.sends).unwrap_or(&w.scenario.fallback);
+        w.record(Event::Send {
+            timeout: F64(timeout),
+        });
+        let reply = w
+            .scenario
+            .replies
+            .get(w.sends)
+            .unwrap_or(&w.scenario.fallback);
         let (cost, answer) = (reply.cost.0, response(reply));
         w.sends += 1;
         w.now += cost;
@@ -75,7 +81,9 @@ pub fn run(scenario: &Scenario) -> Trace {
         if seconds == 0.0 {
             return; // sleeping for nothing may be skipped, so it is not observed
         }
-        w.record(Event::Sleep { seconds: F64(seconds) });
+        w.record(Event::Sleep {
+            seconds: F64(seconds),
+        });
         let extra = w.scenario.oversleep.get(w.sleeps).map_or(0.0, |x| x.0);
         w.sleeps += 1;
         if seconds.is_finite() && seconds > 0.0 {
@@ -84,7 +92,11 @@ pub fn run(scenario: &Scenario) -> Trace {
     };
     let mut fraction = || {
         let mut w = world.borrow_mut();
-        let value = w.scenario.fractions.get(w.draws as usize).map_or(0.0, |x| x.0);
+        let value = w
+            .scenario
+            .fractions
+            .get(w.draws as usize)
+            .map_or(0.0, |x| x.0);
         w.draws += 1;
         value
     };
@@ -96,10 +108,19 @@ pub fn run(scenario: &Scenario) -> Trace {
     };
     let result = student::execute(&mut send, &mut clock, &mut sleep, options, &mut fraction);
     let ending = match result {
-        Ok(r) => Ending::Ok { status: r.status, retry_after: r.retry_after, body: r.body },
+        Ok(r) => Ending::Ok {
+            status: r.status,
+            retry_after: r.retry_after,
+            body: r.body,
+        },
         Err(ExecuteError::InvalidArgument(_)) => Ending::InvalidArgument,
         Err(ExecuteError::Timeout) => Ending::Timeout,
     };
     let w = world.into_inner();
-    Trace { events: w.events, ending, draws: w.draws, clock_reads: w.clock_reads }
+    Trace {
+        events: w.events,
+        ending,
+        draws: w.draws,
+        clock_reads: w.clock_reads,
+    }
 }

@@ -15,25 +15,35 @@ pub fn table(step: &str) -> Vec<Value> {
         "08" => include_str!("../../../../fixtures/cases/08.json"),
         _ => "{\"cases\":[]}",
     };
-    let doc: Value = serde_json::from_str(text).unwrap_or_else(|e| panic!("fixtures/cases/{step}.json: {e}"));
+    let doc: Value =
+        serde_json::from_str(text).unwrap_or_else(|e| panic!("fixtures/cases/{step}.json: {e}"));
     doc["cases"].as_array().cloned().unwrap_or_default()
 }
 
 pub fn clause(case: &Value) -> &str {
-    case["clause"].as_str().expect("every table case names its clause")
+    case["clause"]
+        .as_str()
+        .expect("every table case names its clause")
 }
 
 pub fn float(case: &Value, field: &str) -> f64 {
-    let text = case[field].as_str().unwrap_or_else(|| panic!("{field} must be a float string in {case}"));
-    text.parse().unwrap_or_else(|_| panic!("{field}: {text:?} is not a float"))
+    let text = case[field]
+        .as_str()
+        .unwrap_or_else(|| panic!("{field} must be a float string in {case}"));
+    text.parse()
+        .unwrap_or_else(|_| panic!("{field}: {text:?} is not a float"))
 }
 
 pub fn uint(case: &Value, field: &str) -> u64 {
-    case[field].as_u64().unwrap_or_else(|| panic!("{field} must be an unsigned integer in {case}"))
+    case[field]
+        .as_u64()
+        .unwrap_or_else(|| panic!("{field} must be an unsigned integer in {case}"))
 }
 
 pub fn boolean(case: &Value, field: &str) -> bool {
-    case[field].as_bool().unwrap_or_else(|| panic!("{field} must be true or false in {case}"))
+    case[field]
+        .as_bool()
+        .unwrap_or_else(|| panic!("{field} must be true or false in {case}"))
 }
 
 pub fn opt_text(case: &Value, field: &str) -> Option<String> {

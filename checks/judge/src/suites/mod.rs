@@ -37,7 +37,10 @@ pub enum Expect {
     Huge,
     /// `Ok(x)` or, for `None`, `Err(InvalidArgument)`.
     Checked(Option<f64>),
-    Trace { events: Vec<Event>, ending: Ending },
+    Trace {
+        events: Vec<Event>,
+        ending: Ending,
+    },
 }
 
 #[derive(Debug, Clone)]
@@ -70,7 +73,10 @@ impl Builder {
     pub fn new(step: &'static str, keys: &[&str]) -> Builder {
         let clauses = keys
             .iter()
-            .map(|k| Clause { key: format!("{step}/{k}"), checks: Vec::new() })
+            .map(|k| Clause {
+                key: format!("{step}/{k}"),
+                checks: Vec::new(),
+            })
             .collect();
         Builder { step, clauses }
     }
@@ -85,14 +91,21 @@ impl Builder {
     }
 
     fn finish(self, function: &'static str) -> Suite {
-        Suite { step: self.step, function, clauses: self.clauses }
+        Suite {
+            step: self.step,
+            function,
+            clauses: self.clauses,
+        }
     }
 }
 
 /// Normalises a step argument: "4", "04" → "04".
 pub fn parse_step(text: &str) -> Option<&'static str> {
     let n: u8 = text.parse().ok()?;
-    STEPS.iter().map(|(s, _)| *s).find(|s| s.parse::<u8>().ok() == Some(n))
+    STEPS
+        .iter()
+        .map(|(s, _)| *s)
+        .find(|s| s.parse::<u8>().ok() == Some(n))
 }
 
 /// Builds one step's suite for a run's seed.
@@ -131,7 +144,10 @@ mod tests {
         for (step, _) in STEPS {
             let (a, b) = (build(step, 9), build(step, 9));
             let calls = |s: &Suite| -> Vec<Call> {
-                s.clauses.iter().flat_map(|c| c.checks.iter().map(|k| k.call.clone())).collect()
+                s.clauses
+                    .iter()
+                    .flat_map(|c| c.checks.iter().map(|k| k.call.clone()))
+                    .collect()
             };
             assert_eq!(calls(&a), calls(&b), "step {step}");
         }

@@ -9,11 +9,19 @@ pub fn build(_g: &mut Gen) -> Builder {
     let mut b = Builder::new("01", &["true-for-four", "false-for-others"]);
     for case in fixture::table("01") {
         let status = fixture::uint(&case, "status") as u16;
-        b.add(fixture::clause(&case), Call::Retryable { status }, Expect::Bool(fixture::boolean(&case, "expect")));
+        b.add(
+            fixture::clause(&case),
+            Call::Retryable { status },
+            Expect::Bool(fixture::boolean(&case, "expect")),
+        );
     }
     for status in 0..=u16::MAX {
         let expect = oracle::retryable(status);
-        let key = if expect { "true-for-four" } else { "false-for-others" };
+        let key = if expect {
+            "true-for-four"
+        } else {
+            "false-for-others"
+        };
         b.add(key, Call::Retryable { status }, Expect::Bool(expect));
     }
     b

@@ -17,7 +17,13 @@ const KEYS: [&str; 7] = [
 
 fn random_case(g: &mut Gen, word: &str) -> String {
     word.chars()
-        .map(|c| if g.chance(1, 2) { c.to_ascii_lowercase() } else { c })
+        .map(|c| {
+            if g.chance(1, 2) {
+                c.to_ascii_lowercase()
+            } else {
+                c
+            }
+        })
         .collect()
 }
 
@@ -37,9 +43,15 @@ pub fn build(g: &mut Gen) -> Builder {
             method: fixture::opt_text(&case, "method").expect("method is a string"),
             key: fixture::opt_text(&case, "key"),
         };
-        b.add(fixture::clause(&case), call, Expect::Bool(fixture::boolean(&case, "expect")));
+        b.add(
+            fixture::clause(&case),
+            call,
+            Expect::Bool(fixture::boolean(&case, "expect")),
+        );
     }
-    let words = ["GET", "HEAD", "PUT", "DELETE", "POST", "PATCH", "OPTIONS", "TRACE", "CONNECT", "FETCH"];
+    let words = [
+        "GET", "HEAD", "PUT", "DELETE", "POST", "PATCH", "OPTIONS", "TRACE", "CONNECT", "FETCH",
+    ];
     for _ in 0..400 {
         let word = *g.pick(&words);
         let mut method = random_case(g, word);
@@ -50,7 +62,11 @@ pub fn build(g: &mut Gen) -> Builder {
         }
         let key = random_key(g);
         let expect = oracle::replay_safe(&method, key.as_deref());
-        b.add("random", Call::ReplaySafe { method, key }, Expect::Bool(expect));
+        b.add(
+            "random",
+            Call::ReplaySafe { method, key },
+            Expect::Bool(expect),
+        );
     }
     b
 }

@@ -6,17 +6,37 @@ use crate::rng::Gen;
 use lab_api::wire::{Call, F64};
 
 pub fn build(g: &mut Gen) -> Builder {
-    let mut b = Builder::new("03", &["positive", "not-positive", "nan", "infinite", "random"]);
+    let mut b = Builder::new(
+        "03",
+        &["positive", "not-positive", "nan", "infinite", "random"],
+    );
     for case in fixture::table("03") {
-        let (deadline, now) = (fixture::float(&case, "deadline"), fixture::float(&case, "now"));
-        let call = Call::Remaining { deadline: F64(deadline), now: F64(now) };
-        b.add(fixture::clause(&case), call, Expect::Float(fixture::float(&case, "expect")));
+        let (deadline, now) = (
+            fixture::float(&case, "deadline"),
+            fixture::float(&case, "now"),
+        );
+        let call = Call::Remaining {
+            deadline: F64(deadline),
+            now: F64(now),
+        };
+        b.add(
+            fixture::clause(&case),
+            call,
+            Expect::Float(fixture::float(&case, "expect")),
+        );
     }
     for _ in 0..400 {
         let now = g.sixty_fourths(-64_000, 64_000);
         let deadline = now + g.sixty_fourths(-640, 640);
-        let call = Call::Remaining { deadline: F64(deadline), now: F64(now) };
-        b.add("random", call, Expect::Float(oracle::remaining(deadline, now)));
+        let call = Call::Remaining {
+            deadline: F64(deadline),
+            now: F64(now),
+        };
+        b.add(
+            "random",
+            call,
+            Expect::Float(oracle::remaining(deadline, now)),
+        );
     }
     b
 }

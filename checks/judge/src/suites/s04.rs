@@ -14,7 +14,13 @@ fn bound(g: &mut Gen) -> f64 {
 }
 
 pub fn build(g: &mut Gen) -> Builder {
-    let keys = ["attempt-above-30", "bad-base-or-cap", "negative-zero", "doubles-to-cap", "random"];
+    let keys = [
+        "attempt-above-30",
+        "bad-base-or-cap",
+        "negative-zero",
+        "doubles-to-cap",
+        "random",
+    ];
     let mut b = Builder::new("04", &keys);
     for case in fixture::table("04") {
         let call = Call::Backoff {
@@ -22,13 +28,25 @@ pub fn build(g: &mut Gen) -> Builder {
             base: F64(fixture::float(&case, "base")),
             cap: F64(fixture::float(&case, "cap")),
         };
-        b.add(fixture::clause(&case), call, Expect::Checked(fixture::checked(&case, "expect")));
+        b.add(
+            fixture::clause(&case),
+            call,
+            Expect::Checked(fixture::checked(&case, "expect")),
+        );
     }
     for _ in 0..400 {
         let attempt = g.int(0, 34) as u32;
         let (base, cap) = (bound(g), bound(g));
         let expect = Expect::Checked(oracle::backoff(attempt, base, cap));
-        b.add("random", Call::Backoff { attempt, base: F64(base), cap: F64(cap) }, expect);
+        b.add(
+            "random",
+            Call::Backoff {
+                attempt,
+                base: F64(base),
+                cap: F64(cap),
+            },
+            expect,
+        );
     }
     b
 }

@@ -6,20 +6,41 @@ use crate::rng::Gen;
 use lab_api::wire::{Call, F64};
 
 pub fn build(g: &mut Gen) -> Builder {
-    let keys = ["bad-delay", "bad-fraction", "boundaries", "scales", "random"];
+    let keys = [
+        "bad-delay",
+        "bad-fraction",
+        "boundaries",
+        "scales",
+        "random",
+    ];
     let mut b = Builder::new("05", &keys);
     for case in fixture::table("05") {
         let call = Call::Jitter {
             delay: F64(fixture::float(&case, "delay")),
             fraction: F64(fixture::float(&case, "fraction")),
         };
-        b.add(fixture::clause(&case), call, Expect::Checked(fixture::checked(&case, "expect")));
+        b.add(
+            fixture::clause(&case),
+            call,
+            Expect::Checked(fixture::checked(&case, "expect")),
+        );
     }
     for _ in 0..400 {
-        let delay = if g.chance(1, 10) { g.sixty_fourths(-640, -1) } else { g.sixty_fourths(0, 64 * 64) };
+        let delay = if g.chance(1, 10) {
+            g.sixty_fourths(-640, -1)
+        } else {
+            g.sixty_fourths(0, 64 * 64)
+        };
         let fraction = g.sixty_fourths(-16, 80);
         let expect = Expect::Checked(oracle::jitter(delay, fraction));
-        b.add("random", Call::Jitter { delay: F64(delay), fraction: F64(fraction) }, expect);
+        b.add(
+            "random",
+            Call::Jitter {
+                delay: F64(delay),
+                fraction: F64(fraction),
+            },
+            expect,
+        );
     }
     b
 }

@@ -7,8 +7,14 @@ use crate::rng::Gen;
 use lab_api::wire::{Call, F64};
 
 fn digits(g: &mut Gen) -> String {
-    let len = if g.chance(1, 8) { g.int(17, 60) } else { g.int(1, 4) };
-    (0..len).map(|_| char::from(b'0' + g.below(10) as u8)).collect()
+    let len = if g.chance(1, 8) {
+        g.int(17, 60)
+    } else {
+        g.int(1, 4)
+    };
+    (0..len)
+        .map(|_| char::from(b'0' + g.below(10) as u8))
+        .collect()
 }
 
 fn pad(g: &mut Gen) -> String {
@@ -23,13 +29,22 @@ fn spoil(g: &mut Gen, text: &str) -> String {
         3 => format!("{text}\n"),
         4 => format!("\u{a0}{text}"),
         5 => format!("{text}e1"),
-        6 => text.chars().map(|c| char::from_u32(c as u32 - '0' as u32 + 0xFF10).unwrap_or(c)).collect(),
+        6 => text
+            .chars()
+            .map(|c| char::from_u32(c as u32 - '0' as u32 + 0xFF10).unwrap_or(c))
+            .collect(),
         _ => format!("{text} s"),
     }
 }
 
 pub fn build(g: &mut Gen) -> Builder {
-    let keys = ["not-delay-seconds", "trims-spaces-tabs", "longer-wins", "huge", "random"];
+    let keys = [
+        "not-delay-seconds",
+        "trims-spaces-tabs",
+        "longer-wins",
+        "huge",
+        "random",
+    ];
     let mut b = Builder::new("06", &keys);
     for case in fixture::table("06") {
         let call = Call::WaitDelay {
@@ -45,11 +60,26 @@ pub fn build(g: &mut Gen) -> Builder {
     for _ in 0..400 {
         let local = g.sixty_fourths(0, 64 * 16);
         let core = digits(g);
-        let text = if g.chance(1, 2) { spoil(g, &core) } else { format!("{}{core}{}", pad(g), pad(g)) };
+        let text = if g.chance(1, 2) {
+            spoil(g, &core)
+        } else {
+            format!("{}{core}{}", pad(g), pad(g))
+        };
         let retry_after = if g.chance(1, 10) { None } else { Some(text) };
         let value = oracle::wait_delay(local, retry_after.as_deref());
-        let expect = if value >= oracle::EXACT_LIMIT { Expect::Huge } else { Expect::Float(value) };
-        b.add("random", Call::WaitDelay { local: F64(local), retry_after }, expect);
+        let expect = if value >= oracle::EXACT_LIMIT {
+            Expect::Huge
+        } else {
+            Expect::Float(value)
+        };
+        b.add(
+            "random",
+            Call::WaitDelay {
+                local: F64(local),
+                retry_after,
+            },
+            expect,
+        );
     }
     b
 }

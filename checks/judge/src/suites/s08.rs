@@ -62,7 +62,8 @@ impl Plan {
     }
 
     fn reply(mut self, status: u16, retry_after: Option<&str>, cost: f64) -> Plan {
-        self.replies.push((status, retry_after.map(str::to_string), cost));
+        self.replies
+            .push((status, retry_after.map(str::to_string), cost));
         self
     }
 
@@ -93,7 +94,11 @@ impl Plan {
 fn add_planned(b: &mut Builder, g: &mut Gen, key: &str, plan: Plan) {
     let scenario = plan.finish(g);
     let (events, ending) = oracle::execute(&scenario);
-    b.add(key, Call::Execute { scenario }, Expect::Trace { events, ending });
+    b.add(
+        key,
+        Call::Execute { scenario },
+        Expect::Trace { events, ending },
+    );
 }
 
 fn retryable_status(g: &mut Gen) -> u16 {
@@ -102,7 +107,11 @@ fn retryable_status(g: &mut Gen) -> u16 {
 
 fn final_status(g: &mut Gen) -> u16 {
     loop {
-        let s = if g.chance(3, 4) { g.int(100, 599) as u16 } else { g.below(65536) as u16 };
+        let s = if g.chance(3, 4) {
+            g.int(100, 599) as u16
+        } else {
+            g.below(65536) as u16
+        };
         if !oracle::retryable(s) {
             return s;
         }
@@ -114,7 +123,11 @@ fn fraction(g: &mut Gen) -> f64 {
 }
 
 fn from_table(b: &mut Builder, g: &mut Gen, case: &Value) {
-    let mut plan = Plan::new(g, fixture::float(case, "timeout"), fixture::uint(case, "maximum") as u32);
+    let mut plan = Plan::new(
+        g,
+        fixture::float(case, "timeout"),
+        fixture::uint(case, "maximum") as u32,
+    );
     plan.method = fixture::opt_text(case, "method").expect("method is a string");
     plan.key = fixture::opt_text(case, "key");
     plan.start = fixture::float(case, "start");
@@ -122,11 +135,19 @@ fn from_table(b: &mut Builder, g: &mut Gen, case: &Value) {
     plan.fallback_cost = fixture::float(case, "fallback_cost");
     for r in case["replies"].as_array().expect("replies is a list") {
         let status = fixture::uint(r, "status") as u16;
-        plan.replies.push((status, fixture::opt_text(r, "retry_after"), fixture::float(r, "cost")));
+        plan.replies.push((
+            status,
+            fixture::opt_text(r, "retry_after"),
+            fixture::float(r, "cost"),
+        ));
     }
     let floats = |field: &str| -> Vec<f64> {
-        let list = case[field].as_array().unwrap_or_else(|| panic!("{field} is a list"));
-        list.iter().map(|v| v.as_str().and_then(|t| t.parse().ok()).expect("float text")).collect()
+        let list = case[field]
+            .as_array()
+            .unwrap_or_else(|| panic!("{field} is a list"));
+        list.iter()
+            .map(|v| v.as_str().and_then(|t| t.parse().ok()).expect("float text"))
+            .collect()
     };
     plan.oversleep = floats("oversleep");
     plan.fractions = floats("fractions");
@@ -139,12 +160,20 @@ fn from_table(b: &mut Builder, g: &mut Gen, case: &Value) {
         .map(|e| parse_event(e.as_str().expect("event text")))
         .collect();
     let ending = parse_ending(expect["result"].as_str().expect("expect.result"), &scenario);
-    b.add(fixture::clause(case), Call::Execute { scenario }, Expect::Trace { events, ending });
+    b.add(
+        fixture::clause(case),
+        Call::Execute { scenario },
+        Expect::Trace { events, ending },
+    );
 }
 
 fn parse_event(text: &str) -> Event {
-    let (kind, value) = text.split_once(' ').unwrap_or_else(|| panic!("bad event {text:?}"));
-    let value = F64(value.parse().unwrap_or_else(|_| panic!("bad event value {text:?}")));
+    let (kind, value) = text
+        .split_once(' ')
+        .unwrap_or_else(|| panic!("bad event {text:?}"));
+    let value = F64(value
+        .parse()
+        .unwrap_or_else(|_| panic!("bad event value {text:?}")));
     match kind {
         "send" => Event::Send { timeout: value },
         "sleep" => Event::Sleep { seconds: value },
@@ -153,7 +182,11 @@ fn parse_event(text: &str) -> Event {
 }
 
 fn parse_ending(text: &str, s: &Scenario) -> Ending {
-    let ok = |r: &Reply| Ending::Ok { status: r.status, retry_after: r.retry_after.clone(), body: r.body.clone() };
+    let ok = |r: &Reply| Ending::Ok {
+        status: r.status,
+        retry_after: r.retry_after.clone(),
+        body: r.body.clone(),
+    };
     match text.split_once(' ') {
         Some(("ok", "fallback")) => ok(&s.fallback),
         Some(("ok", k)) => ok(&s.replies[k.parse::<usize>().expect("reply index")]),
@@ -182,7 +215,14 @@ pub fn build(g: &mut Gen) -> Builder {
 fn generated(b: &mut Builder, g: &mut Gen) {
     let st = retryable_status(g);
 
-    let bad = [f64::NAN, f64::INFINITY, f64::NEG_INFINITY, 0.0, -0.0, -g.sixty_fourths(1, 640)];
+    let bad = [
+        f64::NAN,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+        0.0,
+        -0.0,
+        -g.sixty_fourths(1, 640),
+    ];
     let (timeout, maximum) = (*g.pick(&bad), g.int(1, 5) as u32);
     let mut p = Plan::new(g, timeout, maximum).reply(st, None, 0.25);
     if g.chance(1, 3) {
@@ -198,7 +238,11 @@ fn generated(b: &mut Builder, g: &mut Gen) {
         p.fractions.push(fraction(g));
     }
     let last = final_status(g);
-    let p = p.reply(last, if g.chance(1, 3) { Some("1") } else { None }, g.sixty_fourths(1, 64));
+    let p = p.reply(
+        last,
+        if g.chance(1, 3) { Some("1") } else { None },
+        g.sixty_fourths(1, 64),
+    );
     add_planned(b, g, "final-response", p);
 
     let timeout = g.sixty_fourths(64 * 20, 64 * 40);
@@ -213,7 +257,11 @@ fn generated(b: &mut Builder, g: &mut Gen) {
     let timeout = g.sixty_fourths(64, 640);
     let mut p = Plan::new(g, timeout, 3).reply(st, None, 0.5);
     p.fractions.push(fraction(g));
-    p.gap = if g.chance(1, 2) { g.sixty_fourths(1, (timeout * 64.0) as i64 - 1) } else { timeout + g.sixty_fourths(0, 64) };
+    p.gap = if g.chance(1, 2) {
+        g.sixty_fourths(1, (timeout * 64.0) as i64 - 1)
+    } else {
+        timeout + g.sixty_fourths(0, 64)
+    };
     add_planned(b, g, "gap-before-first-send", p);
 
     // A sleep that overshoots to or past the deadline: no time left for the send.
@@ -222,7 +270,8 @@ fn generated(b: &mut Builder, g: &mut Gen) {
     let timeout = cost + wait + g.sixty_fourths(1, 128);
     let mut p = Plan::new(g, timeout, 4).reply(st, None, cost);
     p.fractions.push(f);
-    p.oversleep.push(timeout - cost - wait + g.sixty_fourths(0, 8));
+    p.oversleep
+        .push(timeout - cost - wait + g.sixty_fourths(0, 8));
     add_planned(b, g, "timeout-before-send", p);
 
     // The reply's cost leaves exactly the wait (stop), or one tick more (retry).
@@ -254,7 +303,9 @@ fn generated(b: &mut Builder, g: &mut Gen) {
     }
     add_planned(b, g, "above-31-sends", p);
 
-    let mut p = Plan::new(g, 20.0, 3).reply(st, None, 0.25).reply(retryable_status(g), None, 0.25);
+    let mut p = Plan::new(g, 20.0, 3)
+        .reply(st, None, 0.25)
+        .reply(retryable_status(g), None, 0.25);
     p.fractions = vec![fraction(g), fraction(g)];
     p.method = g.pick(&["POST", "post", "Post"]).to_string();
     p.key = match g.below(4) {
@@ -266,7 +317,9 @@ fn generated(b: &mut Builder, g: &mut Gen) {
 
     let mut p = Plan::new(g, 20.0, 3).reply(st, None, 0.25);
     p.fractions.push(fraction(g));
-    p.method = g.pick(&["PATCH", "OPTIONS", "TRACE", "CONNECT", " GET", "poſt"]).to_string();
+    p.method = g
+        .pick(&["PATCH", "OPTIONS", "TRACE", "CONNECT", " GET", "poſt"])
+        .to_string();
     p.key = g.chance(1, 2).then(|| g.id("key-"));
     add_planned(b, g, "not-replay-safe", p);
 
@@ -276,13 +329,21 @@ fn generated(b: &mut Builder, g: &mut Gen) {
     for i in 0..maximum {
         p = p.reply(retryable_status(g), None, 0.125);
         let bad = [f64::NAN, -1.0 / 64.0, 1.0 + 1.0 / 64.0, f64::INFINITY];
-        p.fractions.push(if i as usize == bad_at { *g.pick(&bad) } else { fraction(g) });
+        p.fractions.push(if i as usize == bad_at {
+            *g.pick(&bad)
+        } else {
+            fraction(g)
+        });
     }
     add_planned(b, g, "invalid-fraction", p);
 
     // Long enough that a real sleep beside the injected one overruns the case limit.
     let seconds = g.int(3, 5);
-    let text = format!("{}{seconds}{}", g.pick(&["", " ", "\t"]), g.pick(&["", " ", "\t"]));
+    let text = format!(
+        "{}{seconds}{}",
+        g.pick(&["", " ", "\t"]),
+        g.pick(&["", " ", "\t"])
+    );
     let mut p = Plan::new(g, 30.0, 3).reply(st, Some(&text), 0.25);
     p.fractions.push(fraction(g));
     add_planned(b, g, "retry-after", p);
@@ -311,7 +372,11 @@ fn random_plan(g: &mut Gen) -> Plan {
         p.gap = g.sixty_fourths(0, 64);
     }
     for _ in 0..g.int(1, 6) {
-        let status = if g.chance(3, 4) { retryable_status(g) } else { final_status(g) };
+        let status = if g.chance(3, 4) {
+            retryable_status(g)
+        } else {
+            final_status(g)
+        };
         let retry_after = match g.below(8) {
             0 => Some(g.int(0, 4).to_string()),
             1 => Some(g.pick(&["+1", "1.5", "soon", "", " 2 "]).to_string()),
@@ -319,7 +384,11 @@ fn random_plan(g: &mut Gen) -> Plan {
         };
         p = p.reply(status, retry_after.as_deref(), g.sixty_fourths(0, 128));
         p.fractions.push(fraction(g));
-        p.oversleep.push(if g.chance(1, 3) { g.sixty_fourths(1, 32) } else { 0.0 });
+        p.oversleep.push(if g.chance(1, 3) {
+            g.sixty_fourths(1, 32)
+        } else {
+            0.0
+        });
     }
     p
 }

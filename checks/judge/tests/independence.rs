@@ -1,0 +1,75 @@
+//! The judge must never link learner code or the reference answers: a bug
+//! shared by the oracle and the solutions would be invisible, and learner
+//! code inside the judge could forge verdicts. Proved on `cargo metadata`.
+
+use serde_json::Value;
+use std::collections::{BTreeSet, HashMap};
+use std::process::Command;
+
+fn transitive_dependencies(package: &str) -> BTreeSet<String> {
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
+    let out = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+        .args(["metadata", "--format-version", "1", "--offline"])
+        .current_dir(root)
+        .output()
+        .expect("cargo metadata runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let meta: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let names: HashMap<&str, &str> = meta["packages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| (p["id"].as_str().unwrap(), p["name"].as_str().unwrap()))
+        .collect();
+    let nodes: HashMap<&str, Vec<&str>> = meta["resolve"]["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| {
+            let deps = n["deps"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|d| d["pkg"].as_str().unwrap())
+                .collect();
+            (n["id"].as_str().unwrap(), deps)
+        })
+        .collect();
+    let start = names
+        .iter()
+        .find(|(_, n)| **n == package)
+        .map(|(id, _)| *id)
+        .expect("package exists");
+    let (mut seen, mut todo) = (BTreeSet::new(), vec![start]);
+    while let Some(id) = todo.pop() {
+        for dep in &nodes[id] {
+            if seen.insert(names[dep].to_string()) {
+                todo.push(dep);
+            }
+        }
+    }
+    seen
+}
+
+#[test]
+fn the_judge_depends_on_neither_student_nor_solutions() {
+    let deps = transitive_dependencies("lab-judge");
+    assert!(deps.contains("lab-api"), "{deps:?}");
+    assert!(
+        !deps.contains("student") && !deps.contains("solutions"),
+        "{deps:?}"
+    );
+}
+
+#[test]
+fn the_runner_links_the_student_crate_and_not_the_solutions() {
+    let deps = transitive_dependencies("lab-runner");
+    assert!(
+        deps.contains("student") && !deps.contains("solutions"),
+        "{deps:?}"
+    );
+}
