@@ -9,7 +9,7 @@ use std::process::Command;
 fn transitive_dependencies(package: &str) -> BTreeSet<String> {
     let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
     let out = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
-        .args(["metadata", "--format-version", "1", "--offline"])
+        .args(["metadata", "--format-version", "1"])
         .current_dir(root)
         .output()
         .expect("cargo metadata runs");
