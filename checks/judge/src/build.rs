@@ -6,15 +6,14 @@ use crate::spawn::{self, Exit};
 use std::io;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::sync::Mutex;
 use std::time::Duration;
 
 /// Longest a build may take (a cold build of the dependencies included).
 const BUILD_LIMIT: Duration = Duration::from_secs(600);
 
-/// Slots share one target directory; building and copying the runner out of
-/// it happen under this lock, so parallel jobs never run each other's runner.
-static BUILD_LOCK: Mutex<()> = Mutex::new(());
+/// Every slot has a target directory of its own. Cargo names a workspace
+/// member's artifacts without its path, so two slots sharing one target
+/// directory would reuse each other's fingerprints and run a stale runner.
 
 /// Why there is no runner.
 #[derive(Debug)]
@@ -127,11 +126,11 @@ fn slot_manifest(root: &Path) -> io::Result<String> {
     Ok(out)
 }
 
-/// Builds the runner against `lib_rs` in slot `name`; returns the runner's
-/// path (a copy owned by the slot).
+/// Builds the runner against `lib_rs` in slot `name`; returns its path. One
+/// slot must not be used by two builds at once.
 pub fn runner_in_slot(root: &Path, name: &str, lib_rs: &[u8]) -> Result<PathBuf, BuildError> {
     let slots = target_dir(root).join("lab-slots");
-    let slot = slots.join("src").join(name);
+    let slot = slots.join(name).join("kit");
     write_if_changed(&slot.join("Cargo.toml"), slot_manifest(root)?.as_bytes())?;
     write_if_changed(
         &slot.join("Cargo.lock"),
@@ -152,14 +151,9 @@ pub fn runner_in_slot(root: &Path, name: &str, lib_rs: &[u8]) -> Result<PathBuf,
         let dest = slot.join("checks/runner/src").join(entry.file_name());
         write_if_changed(&dest, &std::fs::read(entry.path())?)?;
     }
-    let target = slots.join("target");
-    let runner = slot.join("lab-runner");
-    let _guard = BUILD_LOCK.lock().unwrap_or_else(|e| e.into_inner());
-    cargo_build(&slot, &target, &slot)?;
-    let built = target.join("debug").join("lab-runner");
-    let _ = std::fs::remove_file(&runner);
-    std::fs::copy(&built, &runner)?;
-    Ok(runner)
+    let target = slots.join(name).join("target");
+    cargo_build(&slot, &target, &slots.join(name))?;
+    Ok(target.join("debug").join("lab-runner"))
 }
 
 #[cfg(test)]

@@ -31,11 +31,17 @@ fn copy_tree(from: &Path, to: &Path) {
     }
 }
 
+/// Kit copies share target/e2e, and cargo names workspace members' artifacts
+/// without their path: copies are built one at a time, each newer than the
+/// last, so no copy can see another's fingerprints as fresh.
+static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 /// A fresh copy of the kit, as a newcomer's clone would be.
-fn kit() -> tempfile::TempDir {
+fn kit() -> (tempfile::TempDir, std::sync::MutexGuard<'static, ()>) {
+    let guard = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     let dir = tempfile::tempdir().unwrap();
     copy_tree(&kit_root(), dir.path());
-    dir
+    (dir, guard)
 }
 
 struct Run {
@@ -95,7 +101,7 @@ fn last_line(s: &str) -> &str {
 
 #[test]
 fn every_step_fails_on_the_stubs_and_passes_with_a_correct_crate() {
-    let kit = kit();
+    let (kit, _serial) = kit();
     for n in 1..=8 {
         let script = format!("checks/0{n}-contract.sh");
         let r = run(kit.path(), &script, &[], BUILD);
@@ -135,7 +141,7 @@ fn every_step_fails_on_the_stubs_and_passes_with_a_correct_crate() {
 
 #[test]
 fn a_seed_reproduces_a_run() {
-    let kit = kit();
+    let (kit, _serial) = kit();
     let strip = |s: &str| {
         s.lines()
             .filter(|l| !l.contains("finished in"))
@@ -173,7 +179,7 @@ fn a_seed_reproduces_a_run() {
 
 #[test]
 fn bad_input_to_the_kit_is_one_line_and_exit_2() {
-    let kit = kit();
+    let (kit, _serial) = kit();
     let cases: [&[&str]; 6] = [
         &["check", "9"],
         &["check", "--seed", "abc"],
@@ -192,7 +198,7 @@ fn bad_input_to_the_kit_is_one_line_and_exit_2() {
 
 #[test]
 fn a_crate_that_does_not_compile_is_reported_as_such() {
-    let kit = kit();
+    let (kit, _serial) = kit();
     let lib = kit.path().join("student/src/lib.rs");
     let text = std::fs::read_to_string(&lib)
         .unwrap()
@@ -222,7 +228,7 @@ fn hostile(kit: &Path, name: &str, body: &str) -> String {
 
 #[test]
 fn hostile_code_gets_a_clear_verdict_and_never_hangs_or_passes() {
-    let kit = kit();
+    let (kit, _serial) = kit();
     let cases = [
         (
             "loops",
