@@ -11,9 +11,9 @@ use std::time::Duration;
 /// Longest a build may take (a cold build of the dependencies included).
 const BUILD_LIMIT: Duration = Duration::from_secs(600);
 
-/// Every slot has a target directory of its own. Cargo names a workspace
-/// member's artifacts without its path, so two slots sharing one target
-/// directory would reuse each other's fingerprints and run a stale runner.
+// Every slot has a target directory of its own. Cargo names a workspace
+// member's artifacts without its path, so two slots sharing one target
+// directory would reuse each other's fingerprints and run a stale runner.
 
 /// Why there is no runner.
 #[derive(Debug)]
@@ -126,10 +126,33 @@ fn slot_manifest(root: &Path) -> io::Result<String> {
     Ok(out)
 }
 
-/// Builds the runner against `lib_rs` in slot `name`; returns its path. One
-/// slot must not be used by two builds at once.
-pub fn runner_in_slot(root: &Path, name: &str, lib_rs: &[u8]) -> Result<PathBuf, BuildError> {
+/// A built slot, locked against other processes until dropped.
+pub struct Slot {
+    pub runner: PathBuf,
+    _lock: std::fs::File,
+}
+
+/// Waits for exclusive use of a slot (another `lab.sh` may hold it).
+fn lock(dir: &Path) -> io::Result<std::fs::File> {
+    use std::os::unix::io::AsRawFd;
+    std::fs::create_dir_all(dir)?;
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(dir.join("lock"))?;
+    // SAFETY: flock on a file descriptor we own; released when `file` closes.
+    if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX) } != 0 {
+        return Err(io::Error::last_os_error());
+    }
+    Ok(file)
+}
+
+/// Builds the runner against `lib_rs` in slot `name`. The slot stays locked
+/// while the returned [`Slot`] lives, so its runner cannot change under it.
+pub fn runner_in_slot(root: &Path, name: &str, lib_rs: &[u8]) -> Result<Slot, BuildError> {
     let slots = target_dir(root).join("lab-slots");
+    let lock = lock(&slots.join(name))?;
     let slot = slots.join(name).join("kit");
     write_if_changed(&slot.join("Cargo.toml"), slot_manifest(root)?.as_bytes())?;
     write_if_changed(
@@ -153,7 +176,10 @@ pub fn runner_in_slot(root: &Path, name: &str, lib_rs: &[u8]) -> Result<PathBuf,
     }
     let target = slots.join(name).join("target");
     cargo_build(&slot, &target, &slots.join(name))?;
-    Ok(target.join("debug").join("lab-runner"))
+    Ok(Slot {
+        runner: target.join("debug").join("lab-runner"),
+        _lock: lock,
+    })
 }
 
 #[cfg(test)]

@@ -43,11 +43,17 @@ pub fn run(root: &Path, args: &CheckArgs) -> u8 {
         &[("seed", &seed), ("command", &rerun_command(args, seed))],
     );
     println!("{seed_line}");
+    // Holds the slot's lock (if any) until the run is over.
+    let mut slot = None;
     let runner = match &args.subject {
         None => build::runner_in_kit(root),
         Some(subject) => match subject_lib(subject) {
             Ok(lib) => match std::fs::read(&lib) {
-                Ok(bytes) => build::runner_in_slot(root, "check", &bytes),
+                Ok(bytes) => build::runner_in_slot(root, "check", &bytes).map(|s| {
+                    let runner = s.runner.clone();
+                    slot = Some(s);
+                    runner
+                }),
                 Err(e) => Err(BuildError::Kit(format!("{}: {e}", lib.display()))),
             },
             Err(e) => {
@@ -59,7 +65,14 @@ pub fn run(root: &Path, args: &CheckArgs) -> u8 {
     let runner = match runner {
         Ok(r) => r,
         Err(BuildError::DoesNotCompile(errors)) => {
-            println!("{}\n\n{errors}\n", t("run.build_failed"));
+            let path = args
+                .subject
+                .as_ref()
+                .map_or("student/src/lib.rs".into(), |p| p.display().to_string());
+            println!(
+                "{}\n\n{errors}\n",
+                tr("run.build_failed", &[("path", &path)])
+            );
             println!("{seed_line}");
             println!("0 passed, {} failed", args.steps.len());
             return status::DOES_NOT_COMPILE;
@@ -76,6 +89,7 @@ pub fn run(root: &Path, args: &CheckArgs) -> u8 {
             return status::KIT_ERROR;
         }
     };
+    drop(slot);
     let (passed, failed) = crate::console::report(&results, &args.limits);
     println!();
     println!(

@@ -131,8 +131,8 @@ fn examine(
 ) -> Result<(bool, String), String> {
     let source =
         std::fs::read(&subject.lib).map_err(|e| format!("{}: {e}", subject.lib.display()))?;
-    let runner = match build::runner_in_slot(root, slot, &source) {
-        Ok(r) => r,
+    let slot = match build::runner_in_slot(root, slot, &source) {
+        Ok(s) => s,
         Err(BuildError::DoesNotCompile(e)) => {
             return Ok((false, format!("does not compile:\n{e}")))
         }
@@ -140,7 +140,7 @@ fn examine(
     };
     let limits = Limits::default();
     let run = |steps: &[&'static str], seed: u64| {
-        evaluate(&runner, steps, seed, limits).map_err(|e| e.to_string())
+        evaluate(&slot.runner, steps, seed, limits).map_err(|e| e.to_string())
     };
     match &subject.expect {
         Expectation::PassAll(seeds) => {

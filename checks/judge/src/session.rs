@@ -10,6 +10,9 @@ use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
+/// The runner's own exit status when the kit, not the learner, is at fault.
+const RUNNER_ERROR: i32 = 70;
+
 /// Time and output limits of one suite.
 #[derive(Debug, Clone, Copy)]
 pub struct Limits {
@@ -161,6 +164,12 @@ pub fn run(runner: &Path, suite: &Suite, ids: &[String], limits: Limits) -> io::
             (Some((at, why)), _) => {
                 got[*at] = Some(Got::Forged(why.clone()));
                 *at
+            }
+            (None, Exit::Failure(RUNNER_ERROR))
+                if captured.stderr_excerpt(64).starts_with("lab-runner:") =>
+            {
+                let why = captured.stderr_excerpt(2048);
+                return Err(io::Error::other(why.trim().to_string()));
             }
             (None, exit) => {
                 got[pos] = Some(match exit {

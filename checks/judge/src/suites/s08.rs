@@ -351,7 +351,18 @@ fn generated(b: &mut Builder, g: &mut Gen) {
     let cost = g.sixty_fourths(1, 64);
     let timeout = g.sixty_fourths(64, 64 * 5);
     let seconds = (timeout - cost).ceil() as i64 + g.int(0, 3);
-    let mut p = Plan::new(g, timeout, 3).reply(st, Some(&seconds.to_string()), cost);
+    // Sometimes far beyond any integer type: still a wait, never 0.
+    let text = if g.chance(1, 3) {
+        format!(
+            "{seconds}{}",
+            (0..g.int(20, 40))
+                .map(|_| char::from(b'0' + g.below(10) as u8))
+                .collect::<String>()
+        )
+    } else {
+        seconds.to_string()
+    };
+    let mut p = Plan::new(g, timeout, 3).reply(st, Some(&text), cost);
     p.fractions.push(fraction(g));
     add_planned(b, g, "retry-after-beyond-budget", p);
 
