@@ -26,6 +26,8 @@ pub struct SelftestArgs {
 #[derive(Debug, Clone)]
 pub enum Command {
     Check(CheckArgs),
+    Grade(crate::grade::GradeArgs),
+    Handout(PathBuf),
     Selftest(SelftestArgs),
     Help,
 }
@@ -80,6 +82,11 @@ pub fn parse(args: &[String]) -> Result<Cli, String> {
         None | Some("help" | "--help" | "-h") => Command::Help,
         Some("check") => Command::Check(check(&rest[1..])?),
         Some("selftest") => Command::Selftest(selftest(&rest[1..])?),
+        Some("grade") => Command::Grade(grade(&rest[1..])?),
+        Some("handout") => match &rest[1..] {
+            [dir] if !dir.starts_with('-') => Command::Handout(PathBuf::from(dir)),
+            _ => return Err(tr("error.missing_value", &[("option", &"handout DIR")])),
+        },
         Some(other) => return Err(tr("error.unknown_command", &[("command", &other)])),
     };
     Ok(Cli { lang, command })
@@ -123,6 +130,52 @@ fn check(args: &[String]) -> Result<CheckArgs, String> {
         out.steps = STEPS.iter().map(|(s, _)| *s).collect();
     }
     out.steps.sort();
+    Ok(out)
+}
+
+fn shard(text: &str) -> Result<(usize, usize), String> {
+    let bad = || tr("error.bad_shard", &[("shard", &text)]);
+    let (i, n) = text.split_once('/').ok_or_else(bad)?;
+    match (i.parse::<usize>(), n.parse::<usize>()) {
+        (Ok(i), Ok(n)) if 1 <= i && i <= n => Ok((i, n)),
+        _ => Err(bad()),
+    }
+}
+
+fn grade(args: &[String]) -> Result<crate::grade::GradeArgs, String> {
+    let mut out = crate::grade::GradeArgs {
+        out: PathBuf::from("grades"),
+        seed: None,
+        jobs: 2,
+        shard: None,
+        limits: Limits::default(),
+        submissions: Vec::new(),
+        merge: Vec::new(),
+    };
+    let mut merging = false;
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--out" => out.out = PathBuf::from(value(&mut it, a)?),
+            "--seed" => out.seed = Some(seed(value(&mut it, a)?)?),
+            "--jobs" => out.jobs = count(a, value(&mut it, a)?)? as usize,
+            "--shard" => out.shard = Some(shard(value(&mut it, a)?)?),
+            "--case-timeout" => out.limits.case = seconds(a, value(&mut it, a)?)?,
+            "--suite-timeout" => out.limits.suite = seconds(a, value(&mut it, a)?)?,
+            "--merge" => merging = true,
+            opt if opt.starts_with('-') => {
+                return Err(tr("error.unknown_option", &[("option", &opt)]))
+            }
+            path if merging => out.merge.push(PathBuf::from(path)),
+            path => out.submissions.push(PathBuf::from(path)),
+        }
+    }
+    if out.submissions.is_empty() && out.merge.is_empty() {
+        return Err(tr(
+            "error.missing_value",
+            &[("option", &"grade SUBMISSION...")],
+        ));
+    }
     Ok(out)
 }
 
@@ -176,8 +229,28 @@ mod tests {
     }
 
     #[test]
+    fn grade_takes_shards_and_merges() {
+        let Command::Grade(g) = parse(&args("grade --shard 2/4 --jobs 3 a b"))
+            .unwrap()
+            .command
+        else {
+            panic!()
+        };
+        assert_eq!((g.shard, g.jobs, g.submissions.len()), (Some((2, 4)), 3, 2));
+        let Command::Grade(g) = parse(&args("grade --merge x y --out z")).unwrap().command else {
+            panic!()
+        };
+        assert_eq!((g.merge.len(), g.out), (2, PathBuf::from("z")));
+    }
+
+    #[test]
     fn bad_input_is_a_one_line_error() {
         for bad in [
+            "grade",
+            "grade --shard 0/2 a",
+            "grade --shard 3/2 a",
+            "grade --shard x a",
+            "handout",
             "check 9",
             "check --seed x",
             "check --seed",

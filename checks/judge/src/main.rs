@@ -4,7 +4,9 @@
 //! Map: `cli` parses, `suites` (with `oracle` and fixtures/cases) says what to
 //! expect, `session` drives runners through `spawn` (the one place that starts
 //! processes), `verdict` judges, `render` and `catalog` word it, `console`
-//! prints it, `build` compiles runners, `selftest` proves the checker.
+//! prints it, `build` compiles runners, `grade` grades a class and `report`
+//! writes its machine formats, `handout` exports the learner's kit,
+//! `selftest` proves the checker.
 
 mod build;
 mod catalog;
@@ -12,8 +14,11 @@ mod check;
 mod cli;
 mod console;
 mod evaluate;
+mod grade;
+mod handout;
 mod oracle;
 mod render;
+mod report;
 mod rng;
 mod selftest;
 mod session;
@@ -72,6 +77,8 @@ fn main() -> ExitCode {
         }
         cli::Command::Check(args) => check::run(&root, &args),
         cli::Command::Selftest(args) => selftest::run(&root, &args),
+        cli::Command::Grade(args) => grade::run(&root, &args),
+        cli::Command::Handout(dir) => handout::run(&root, &dir),
     };
     ExitCode::from(code)
 }

@@ -1,0 +1,555 @@
+//! `lab.sh grade`: grades a class of submission folders on top of pristine
+//! copies of the kit, in parallel slots, and writes the reports; `--merge`
+//! joins the summaries of shards into one.
+
+use crate::build::{self, BuildError};
+use crate::catalog::tr;
+use crate::check::subject_lib;
+use crate::console;
+use crate::evaluate::{evaluate, StepResult};
+use crate::report::{
+    self, Build, ClassReport, ClauseReport, ClauseStatus, StepReport, StepStatus, SubmissionReport,
+};
+use crate::session::Limits;
+use crate::status;
+use crate::suites::{self, STEPS};
+use crate::verdict::ClauseVerdict;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::{mpsc, Arc, Mutex};
+use std::time::Instant;
+
+#[derive(Debug, Clone)]
+pub struct GradeArgs {
+    pub out: PathBuf,
+    pub seed: Option<u64>,
+    pub jobs: usize,
+    /// (I, N): grade the I-th of N stable slices, 1-based.
+    pub shard: Option<(usize, usize)>,
+    pub limits: Limits,
+    pub submissions: Vec<PathBuf>,
+    /// Shard output folders to join instead of grading.
+    pub merge: Vec<PathBuf>,
+}
+
+/// A submission to grade: its name and its lib.rs, nothing else.
+#[derive(Debug, Clone)]
+pub struct Submission {
+    pub name: String,
+    pub lib: PathBuf,
+}
+
+/// Points per step, from fixtures/weights.json (1 each when absent).
+pub fn weights(root: &Path) -> Result<BTreeMap<String, u32>, String> {
+    let mut out: BTreeMap<String, u32> = STEPS.iter().map(|(s, _)| (s.to_string(), 1)).collect();
+    let path = root.join("fixtures/weights.json");
+    let Ok(text) = std::fs::read_to_string(&path) else {
+        return Ok(out);
+    };
+    let given: BTreeMap<String, u32> =
+        serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+    for (step, weight) in given {
+        let Some(key) = out.get_mut(&step) else {
+            return Err(format!("{}: unknown step {step:?}", path.display()));
+        };
+        *key = weight;
+    }
+    Ok(out)
+}
+
+pub fn resolve(paths: &[PathBuf]) -> Result<Vec<Submission>, String> {
+    let mut seen = BTreeMap::new();
+    for path in paths {
+        if !path.is_dir() {
+            return Err(tr("error.missing_folder", &[("path", &path.display())]));
+        }
+        let lib = subject_lib(path)?;
+        let name = path
+            .canonicalize()
+            .ok()
+            .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
+            .unwrap_or_default();
+        if name.is_empty() || name.starts_with("summary.") || name.starts_with('.') {
+            return Err(tr(
+                "error.bad_submission_name",
+                &[("path", &path.display())],
+            ));
+        }
+        if seen
+            .insert(
+                name.clone(),
+                Submission {
+                    name: name.clone(),
+                    lib,
+                },
+            )
+            .is_some()
+        {
+            return Err(tr("error.duplicate_submission", &[("name", &name)]));
+        }
+    }
+    Ok(seen.into_values().collect())
+}
+
+/// The I-th of N slices of name-ordered submissions: the same set always
+/// splits the same way, whoever runs it.
+fn shard(all: Vec<Submission>, shard: Option<(usize, usize)>) -> Vec<Submission> {
+    match shard {
+        None => all,
+        Some((i, n)) => all
+            .into_iter()
+            .enumerate()
+            .filter(|(k, _)| k % n == i - 1)
+            .map(|(_, s)| s)
+            .collect(),
+    }
+}
+
+fn clause_reports(result: &StepResult, limits: &Limits) -> Vec<ClauseReport> {
+    let suite = &result.suite;
+    suite
+        .clauses
+        .iter()
+        .zip(&result.verdicts)
+        .enumerate()
+        .map(|(i, (clause, verdict))| ClauseReport {
+            key: clause.key.clone(),
+            name: console::trial_name(suite.step, suite.function, &clause.key),
+            status: match verdict {
+                ClauseVerdict::Passed { .. } => ClauseStatus::Passed,
+                ClauseVerdict::NotImplemented => ClauseStatus::NotImplemented,
+                ClauseVerdict::Failed { .. } => ClauseStatus::Failed,
+            },
+            message: console::failure_text(result, i, limits)
+                .map(|m| report::capped(&m, report::MESSAGE_CAP)),
+        })
+        .collect()
+}
+
+fn step_report(result: &StepResult, weight: u32, limits: &Limits) -> StepReport {
+    let clauses = clause_reports(result, limits);
+    let passed = clauses.iter().all(|c| c.status == ClauseStatus::Passed);
+    let status = if passed {
+        StepStatus::Passed
+    } else if result.not_started() {
+        StepStatus::NotStarted
+    } else {
+        StepStatus::Failed
+    };
+    StepReport {
+        step: result.suite.step.to_string(),
+        function: result.suite.function.to_string(),
+        passed,
+        status,
+        weight,
+        score: if passed { weight } else { 0 },
+        clauses,
+    }
+}
+
+fn not_built_steps(weights: &BTreeMap<String, u32>, seed: u64) -> Vec<StepReport> {
+    STEPS
+        .iter()
+        .map(|(step, function)| {
+            let suite = suites::build(step, seed);
+            StepReport {
+                step: step.to_string(),
+                function: function.to_string(),
+                passed: false,
+                status: StepStatus::NotBuilt,
+                weight: weights[*step],
+                score: 0,
+                clauses: suite
+                    .clauses
+                    .iter()
+                    .map(|c| ClauseReport {
+                        key: c.key.clone(),
+                        name: console::trial_name(step, function, &c.key),
+                        status: ClauseStatus::NotBuilt,
+                        message: None,
+                    })
+                    .collect(),
+            }
+        })
+        .collect()
+}
+
+fn grade_one(
+    root: &Path,
+    slot: &str,
+    sub: &Submission,
+    seed: u64,
+    limits: Limits,
+    weights: &BTreeMap<String, u32>,
+) -> Result<SubmissionReport, String> {
+    let start = Instant::now();
+    let source = std::fs::read(&sub.lib).map_err(|e| format!("{}: {e}", sub.lib.display()))?;
+    let max_score = weights.values().sum();
+    let (build, build_errors, steps, printed_bytes) =
+        match build::runner_in_slot(root, slot, &source) {
+            Ok(slot) => {
+                let all: Vec<&'static str> = STEPS.iter().map(|(s, _)| *s).collect();
+                let results =
+                    evaluate(&slot.runner, &all, seed, limits).map_err(|e| e.to_string())?;
+                let printed = results.iter().map(|r| r.run.printed).sum();
+                let steps = results
+                    .iter()
+                    .map(|r| step_report(r, weights[r.suite.step], &limits))
+                    .collect();
+                (Build::Ok, None, steps, printed)
+            }
+            Err(BuildError::DoesNotCompile(errors)) => (
+                Build::Failed,
+                Some(report::capped(&errors, report::MESSAGE_CAP)),
+                not_built_steps(weights, seed),
+                0,
+            ),
+            Err(BuildError::Kit(e)) => return Err(e),
+        };
+    let score = steps.iter().map(|s| s.score).sum();
+    Ok(SubmissionReport {
+        name: sub.name.clone(),
+        build,
+        build_errors,
+        score,
+        max_score,
+        steps,
+        seconds: (start.elapsed().as_secs_f64() * 1000.0).round() / 1000.0,
+        printed_bytes,
+    })
+}
+
+/// Writes a file through a temporary name, so readers never see half of it.
+pub fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir)?;
+    }
+    let tmp = path.with_extension("tmp-writing");
+    std::fs::write(&tmp, text)?;
+    std::fs::rename(&tmp, path)
+}
+
+fn write_submission(out: &Path, s: &SubmissionReport, seed: &str) -> std::io::Result<()> {
+    let dir = out.join(&s.name);
+    write_atomically(&dir.join("result.json"), &report::kit::result_json(s, seed))?;
+    write_atomically(&dir.join("junit.xml"), &report::junit::junit_xml(s, seed))?;
+    write_atomically(
+        &dir.join("gradescope/results.json"),
+        &report::gradescope::results_json(s, seed),
+    )?;
+    write_atomically(
+        &dir.join("exercism/results.json"),
+        &report::exercism::results_json(s),
+    )
+}
+
+fn write_summaries(out: &Path, summary: &report::summary::SummaryFile) -> std::io::Result<()> {
+    write_atomically(
+        &out.join("summary.csv"),
+        &report::summary::summary_csv(summary),
+    )?;
+    write_atomically(
+        &out.join("summary.md"),
+        &report::summary::summary_md(summary),
+    )?;
+    // Last: its presence means the folder is complete.
+    write_atomically(
+        &out.join("summary.json"),
+        &report::summary::summary_json_from(summary),
+    )
+}
+
+fn mark(s: StepStatus) -> &'static str {
+    match s {
+        StepStatus::Passed => "pass",
+        StepStatus::Failed => "FAIL",
+        StepStatus::NotStarted => "todo",
+        StepStatus::NotBuilt => "----",
+    }
+}
+
+fn print_row(s: &SubmissionReport) {
+    let steps: Vec<&str> = s.steps.iter().map(|st| mark(st.status)).collect();
+    let build = match s.build {
+        Build::Ok => "built",
+        Build::Failed => "DOES NOT COMPILE",
+    };
+    println!(
+        "{:<28} {:>3}/{:<3} {}  {build}  ({:.1} s)",
+        s.name,
+        s.score,
+        s.max_score,
+        steps.join(" "),
+        s.seconds
+    );
+}
+
+/// Grades submissions in `jobs` parallel slots; `on_done` sees each report
+/// as it is finished (in finishing order). Reports come back in name order.
+pub fn grade_class(
+    root: &Path,
+    submissions: Vec<Submission>,
+    seed: u64,
+    jobs: usize,
+    limits: Limits,
+    weights: &BTreeMap<String, u32>,
+    mut on_done: impl FnMut(&SubmissionReport) -> Result<(), String>,
+) -> Result<Vec<SubmissionReport>, String> {
+    let count = submissions.len();
+    let queue = Arc::new(Mutex::new(submissions));
+    let (tx, rx) = mpsc::channel();
+    let mut workers = Vec::new();
+    for j in 0..jobs.min(count).max(1) {
+        let (queue, tx, root, weights) = (
+            Arc::clone(&queue),
+            tx.clone(),
+            root.to_path_buf(),
+            weights.clone(),
+        );
+        let worker = std::thread::Builder::new()
+            .name(format!("grade-{j}"))
+            .spawn(move || loop {
+                let next = queue
+                    .lock()
+                    .ok()
+                    .and_then(|mut q| (!q.is_empty()).then(|| q.remove(0)));
+                let Some(sub) = next else { break };
+                if tx
+                    .send(grade_one(
+                        &root,
+                        &format!("grade-{j}"),
+                        &sub,
+                        seed,
+                        limits,
+                        &weights,
+                    ))
+                    .is_err()
+                {
+                    break;
+                }
+            });
+        workers.push(worker.map_err(|e| format!("cannot start a grading worker: {e}"))?);
+    }
+    drop(tx);
+    let mut reports = Vec::new();
+    let mut failure = None;
+    for result in rx {
+        match result.and_then(|r| on_done(&r).map(|()| r)) {
+            Ok(r) => reports.push(r),
+            Err(e) => {
+                failure.get_or_insert(e);
+                // Stop handing out work; running jobs finish and are dropped.
+                if let Ok(mut q) = queue.lock() {
+                    q.clear();
+                }
+            }
+        }
+    }
+    for w in workers {
+        let _ = w.join();
+    }
+    if let Some(e) = failure {
+        return Err(e);
+    }
+    reports.sort_by(|a, b| a.name.cmp(&b.name));
+    Ok(reports)
+}
+
+pub fn run(root: &Path, args: &GradeArgs) -> u8 {
+    if !args.merge.is_empty() {
+        return merge(args);
+    }
+    let weights = match weights(root) {
+        Ok(w) => w,
+        Err(e) => {
+            eprintln!("lab: {e}");
+            return status::USAGE;
+        }
+    };
+    let all = match resolve(&args.submissions) {
+        Ok(all) => all,
+        Err(e) => {
+            eprintln!("lab: {e}");
+            return status::USAGE;
+        }
+    };
+    let mine = shard(all, args.shard);
+    let seed = args.seed.unwrap_or_else(crate::rng::fresh_seed);
+    let mut rerun = format!("./lab.sh grade --seed {seed}");
+    if let Some((i, n)) = args.shard {
+        rerun += &format!(" --shard {i}/{n}");
+    }
+    rerun += &format!(" --out {} SUBMISSION...", args.out.display());
+    println!(
+        "grading {} submissions with seed {seed} — rerun exactly with: {rerun}",
+        mine.len()
+    );
+    let started = Instant::now();
+    let seed_text = seed.to_string();
+    let out = args.out.clone();
+    let on_done = |report: &SubmissionReport| {
+        print_row(report);
+        write_submission(&out, report, &seed_text).map_err(|e| e.to_string())
+    };
+    let reports = match grade_class(root, mine, seed, args.jobs, args.limits, &weights, on_done) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("lab: {}", tr("error.kit", &[("what", &e)]));
+            return status::KIT_ERROR;
+        }
+    };
+    let class = ClassReport {
+        schema: report::GRADE_SCHEMA.into(),
+        seed: seed.to_string(),
+        submissions: reports,
+    };
+    if let Err(e) = write_summaries(&args.out, &report::summary::summary_of(&class)) {
+        eprintln!("lab: {}", tr("error.kit", &[("what", &e)]));
+        return status::KIT_ERROR;
+    }
+    let full = class
+        .submissions
+        .iter()
+        .filter(|s| s.score == s.max_score)
+        .count();
+    println!(
+        "graded {} submissions in {:.1} s ({full} with full marks); reports in {}",
+        class.submissions.len(),
+        started.elapsed().as_secs_f64(),
+        args.out.display()
+    );
+    println!("grading seed {seed} — rerun exactly with: {rerun}");
+    status::PASSED
+}
+
+fn copy_dir(from: &Path, to: &Path) -> std::io::Result<()> {
+    std::fs::create_dir_all(to)?;
+    for entry in std::fs::read_dir(from)? {
+        let entry = entry?;
+        let dest = to.join(entry.file_name());
+        if entry.file_type()?.is_dir() {
+            copy_dir(&entry.path(), &dest)?;
+        } else {
+            std::fs::copy(entry.path(), dest)?;
+        }
+    }
+    Ok(())
+}
+
+fn merge(args: &GradeArgs) -> u8 {
+    let mut merged: Option<report::summary::SummaryFile> = None;
+    for dir in &args.merge {
+        let path = dir.join("summary.json");
+        let text = match std::fs::read_to_string(&path) {
+            Ok(t) => t,
+            Err(_) => {
+                eprintln!(
+                    "lab: {}",
+                    tr("error.missing_summary", &[("path", &path.display())])
+                );
+                return status::USAGE;
+            }
+        };
+        let file = match report::summary::read_summary(&text) {
+            Ok(f) => f,
+            Err(e) => {
+                eprintln!("lab: {}: {e}", path.display());
+                return status::USAGE;
+            }
+        };
+        let same_dir = dir.canonicalize().ok() == args.out.canonicalize().ok();
+        for s in &file.submissions {
+            let from = dir.join(&s.name);
+            if !same_dir && from.is_dir() {
+                if let Err(e) = copy_dir(&from, &args.out.join(&s.name)) {
+                    eprintln!("lab: {}", tr("error.kit", &[("what", &e)]));
+                    return status::KIT_ERROR;
+                }
+            }
+        }
+        merged = Some(match merged {
+            None => file,
+            Some(mut acc) => {
+                if acc.seed != file.seed {
+                    eprintln!(
+                        "lab: {}",
+                        tr("error.merge_seeds", &[("a", &acc.seed), ("b", &file.seed)])
+                    );
+                    return status::USAGE;
+                }
+                for s in file.submissions {
+                    if acc.submissions.iter().any(|t| t.name == s.name) {
+                        eprintln!(
+                            "lab: {}",
+                            tr("error.duplicate_submission", &[("name", &s.name)])
+                        );
+                        return status::USAGE;
+                    }
+                    acc.submissions.push(s);
+                }
+                acc
+            }
+        });
+    }
+    let Some(mut merged) = merged else {
+        return status::USAGE;
+    };
+    merged.submissions.sort_by(|a, b| a.name.cmp(&b.name));
+    if let Err(e) = write_summaries(&args.out, &merged) {
+        eprintln!("lab: {}", tr("error.kit", &[("what", &e)]));
+        return status::KIT_ERROR;
+    }
+    println!(
+        "merged {} submissions from {} shards into {}",
+        merged.submissions.len(),
+        args.merge.len(),
+        args.out.display()
+    );
+    status::PASSED
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn subs(names: &[&str]) -> Vec<Submission> {
+        names
+            .iter()
+            .map(|n| Submission {
+                name: n.to_string(),
+                lib: PathBuf::from("x"),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn shards_partition_the_class_stably() {
+        let names = ["a", "b", "c", "d", "e", "f", "g"];
+        let mut seen = Vec::new();
+        for i in 1..=3 {
+            let part: Vec<String> = shard(subs(&names), Some((i, 3)))
+                .into_iter()
+                .map(|s| s.name)
+                .collect();
+            let again: Vec<String> = shard(subs(&names), Some((i, 3)))
+                .into_iter()
+                .map(|s| s.name)
+                .collect();
+            assert_eq!(part, again);
+            seen.extend(part);
+        }
+        seen.sort();
+        assert_eq!(seen, names);
+    }
+
+    #[test]
+    fn default_weights_are_one_per_step_and_the_file_overrides_them() {
+        let dir = tempfile::tempdir().unwrap();
+        assert_eq!(weights(dir.path()).unwrap().values().sum::<u32>(), 8);
+        std::fs::create_dir_all(dir.path().join("fixtures")).unwrap();
+        std::fs::write(dir.path().join("fixtures/weights.json"), r#"{"08": 3}"#).unwrap();
+        assert_eq!(weights(dir.path()).unwrap()["08"], 3);
+        std::fs::write(dir.path().join("fixtures/weights.json"), r#"{"09": 3}"#).unwrap();
+        assert!(weights(dir.path()).is_err());
+    }
+}

@@ -1,0 +1,139 @@
+//! `lab.sh handout DIR`: the learner's kit, without what only instructors
+//! may see (solutions, mutants, alternatives, sample submissions) and without
+//! the maintainers' tests that need them.
+
+use crate::catalog::tr;
+use crate::status;
+use std::io;
+use std::path::Path;
+
+/// Paths (relative to the kit's root) that never go into a handout.
+pub const WITHHELD: [&str; 11] = [
+    ".git",
+    "target",
+    "solutions",
+    "fixtures/mutants",
+    "fixtures/alternatives",
+    "fixtures/submissions",
+    "checks/judge/tests",
+    "examples",
+    "docs/MUTANTS.md",
+    ".ci",
+    "grades",
+];
+
+fn copy(root: &Path, rel: &Path, to: &Path) -> io::Result<()> {
+    let from = root.join(rel);
+    if WITHHELD.iter().any(|w| rel == Path::new(w)) {
+        return Ok(());
+    }
+    let meta = std::fs::symlink_metadata(&from)?;
+    if meta.is_dir() {
+        std::fs::create_dir_all(to.join(rel))?;
+        let mut names: Vec<_> = std::fs::read_dir(&from)?
+            .filter_map(|e| e.ok().map(|e| e.file_name()))
+            .collect();
+        names.sort();
+        for name in names {
+            copy(root, &rel.join(name), to)?;
+        }
+    } else if meta.is_file() {
+        std::fs::copy(&from, to.join(rel))?;
+    }
+    Ok(())
+}
+
+/// The workspace manifest without the withheld crates.
+pub fn handout_manifest(text: &str) -> String {
+    text.lines()
+        .map(|line| {
+            if line.starts_with("members") {
+                "members = [\"student\", \"checks/api\", \"checks/runner\", \"checks/judge\"]"
+                    .to_string()
+            } else {
+                line.to_string()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+        + "\n"
+}
+
+pub fn run(root: &Path, dir: &Path) -> u8 {
+    if dir.exists()
+        && std::fs::read_dir(dir)
+            .map(|mut d| d.next().is_some())
+            .unwrap_or(true)
+    {
+        eprintln!(
+            "lab: {}",
+            tr("error.handout_exists", &[("path", &dir.display())])
+        );
+        return status::USAGE;
+    }
+    let result = (|| -> io::Result<()> {
+        std::fs::create_dir_all(dir)?;
+        copy(root, Path::new(""), dir)?;
+        let manifest = std::fs::read_to_string(root.join("Cargo.toml"))?;
+        std::fs::write(dir.join("Cargo.toml"), handout_manifest(&manifest))?;
+        std::fs::copy(
+            root.join("fixtures/pristine/lib.rs"),
+            dir.join("student/src/lib.rs"),
+        )?;
+        Ok(())
+    })();
+    match result {
+        Ok(()) => {
+            println!("{}", tr("run.handout_written", &[("path", &dir.display())]));
+            status::PASSED
+        }
+        Err(e) => {
+            eprintln!("lab: {}", tr("error.kit", &[("what", &e)]));
+            status::KIT_ERROR
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_handout_manifest_drops_the_solutions() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+        let text = handout_manifest(&std::fs::read_to_string(root.join("Cargo.toml")).unwrap());
+        let members = text.lines().find(|l| l.starts_with("members")).unwrap();
+        assert!(!members.contains("solutions") && members.contains("student"));
+    }
+
+    #[test]
+    fn a_handout_holds_no_instructor_material_and_starts_from_stubs() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../..")
+            .canonicalize()
+            .unwrap();
+        let out = tempfile::tempdir().unwrap();
+        let dir = out.path().join("kit");
+        assert_eq!(run(&root, &dir), status::PASSED);
+        for w in [
+            "solutions",
+            "fixtures/mutants",
+            "fixtures/alternatives",
+            "fixtures/submissions",
+            "checks/judge/tests",
+        ] {
+            assert!(!dir.join(w).exists(), "{w} leaked into the handout");
+        }
+        assert!(dir.join("lab.sh").is_file() && dir.join("checks/08-contract.sh").is_file());
+        let stub = std::fs::read(dir.join("student/src/lib.rs")).unwrap();
+        assert_eq!(
+            stub,
+            std::fs::read(root.join("fixtures/pristine/lib.rs")).unwrap()
+        );
+        assert_eq!(
+            run(&root, &dir),
+            status::USAGE,
+            "a second handout into a full folder is refused"
+        );
+    }
+}

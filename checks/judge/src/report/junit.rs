@@ -1,0 +1,571 @@
+//! JUnit XML for CI dashboards, one document per submission: a `testsuite`
+//! per step (in step order), a `testcase` per clause.
+//!
+//! - failed clause: `<failure type="contract">` with the message's first line
+//!   as `message` and the whole message as text;
+//! - not implemented: `<failure type="not-implemented">` (a failure, not a
+//!   skip, so `skipped` is always 0: an unfinished step costs points);
+//! - not built: `<error type="build">` with the compiler's errors.
+//!
+//! `properties` (the seed and the submission's name) go inside every
+//! `testsuite`, where the common JUnit schema allows them. A step without
+//! clauses still gets one `testcase`, named after the step and carrying the
+//! step's status, so a broken step can never look green.
+//!
+//! Text is escaped for XML 1.0: `& < > " '` always; tab, newline and carriage
+//! return as character references inside attributes (and carriage return in
+//! text too, so parsers keep it); characters XML 1.0 forbids (C0 controls
+//! other than tab, newline and carriage return; U+FFFE, U+FFFF) become U+FFFD.
+//! Messages are capped again with [`capped`] before escaping.
+
+use super::{capped, ClauseStatus, StepReport, StepStatus, SubmissionReport, MESSAGE_CAP};
+use std::fmt::Write as _;
+
+/// What a non-passing test case carries.
+struct Problem {
+    /// `failure` or `error`.
+    element: &'static str,
+    kind: &'static str,
+    message: String,
+    body: String,
+}
+
+struct Case {
+    name: String,
+    problem: Option<Problem>,
+}
+
+/// The JUnit XML document for one submission.
+pub fn junit_xml(s: &SubmissionReport, seed: &str) -> String {
+    let suites: Vec<(&StepReport, Vec<Case>)> =
+        s.steps.iter().map(|step| (step, cases(step, s))).collect();
+    let all = suites.iter().flat_map(|(_, cases)| cases);
+    let (tests, failures, errors) = counts(all);
+
+    let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+    let _ = writeln!(
+        out,
+        "<testsuites name=\"retry-lab\" tests=\"{tests}\" failures=\"{failures}\" \
+         errors=\"{errors}\" time=\"{}\">",
+        time(s.seconds)
+    );
+    for (step, cases) in &suites {
+        let (tests, failures, errors) = counts(cases.iter());
+        let _ = writeln!(
+            out,
+            "  <testsuite name=\"{}\" tests=\"{tests}\" failures=\"{failures}\" \
+             errors=\"{errors}\" skipped=\"0\" time=\"0\">",
+            attr(&format!("{} {}", step.step, step.function))
+        );
+        out.push_str("    <properties>\n");
+        let _ = writeln!(
+            out,
+            "      <property name=\"seed\" value=\"{}\"/>",
+            attr(seed)
+        );
+        let _ = writeln!(
+            out,
+            "      <property name=\"submission\" value=\"{}\"/>",
+            attr(&s.name)
+        );
+        out.push_str("    </properties>\n");
+        let classname = attr(&format!("retry-lab.{}", step.step));
+        for case in cases {
+            let open = format!(
+                "    <testcase classname=\"{classname}\" name=\"{}\"",
+                attr(&case.name)
+            );
+            match &case.problem {
+                None => {
+                    let _ = writeln!(out, "{open}/>");
+                }
+                Some(p) => {
+                    let _ = writeln!(
+                        out,
+                        "{open}>\n      <{el} message=\"{}\" type=\"{}\">{}</{el}>\n    </testcase>",
+                        attr(&p.message),
+                        p.kind,
+                        text(&p.body),
+                        el = p.element,
+                    );
+                }
+            }
+        }
+        out.push_str("  </testsuite>\n");
+    }
+    out.push_str("</testsuites>\n");
+    out
+}
+
+/// (tests, failures, errors).
+fn counts<'a>(cases: impl Iterator<Item = &'a Case>) -> (usize, usize, usize) {
+    let (mut tests, mut failures, mut errors) = (0, 0, 0);
+    for case in cases {
+        tests += 1;
+        match case.problem.as_ref().map(|p| p.element) {
+            Some("error") => errors += 1,
+            Some(_) => failures += 1,
+            None => {}
+        }
+    }
+    (tests, failures, errors)
+}
+
+fn cases(step: &StepReport, s: &SubmissionReport) -> Vec<Case> {
+    if step.clauses.is_empty() {
+        let status = match step.status {
+            StepStatus::Passed => ClauseStatus::Passed,
+            StepStatus::Failed => ClauseStatus::Failed,
+            StepStatus::NotStarted => ClauseStatus::NotImplemented,
+            StepStatus::NotBuilt => ClauseStatus::NotBuilt,
+        };
+        return vec![Case {
+            name: format!("{} {}", step.step, step.function),
+            problem: problem(status, None, step, s),
+        }];
+    }
+    step.clauses
+        .iter()
+        .map(|c| Case {
+            name: c.name.clone(),
+            problem: problem(c.status, c.message.as_deref(), step, s),
+        })
+        .collect()
+}
+
+fn problem(
+    status: ClauseStatus,
+    message: Option<&str>,
+    step: &StepReport,
+    s: &SubmissionReport,
+) -> Option<Problem> {
+    match status {
+        ClauseStatus::Passed => None,
+        ClauseStatus::Failed => {
+            let body = capped(message.unwrap_or("this check failed"), MESSAGE_CAP);
+            Some(Problem {
+                element: "failure",
+                kind: "contract",
+                message: body.lines().next().unwrap_or_default().to_string(),
+                body,
+            })
+        }
+        ClauseStatus::NotImplemented => {
+            let todo = format!(
+                "step {} is not implemented yet: `{}` still reaches todo!()",
+                step.step, step.function
+            );
+            Some(Problem {
+                element: "failure",
+                kind: "not-implemented",
+                message: "not implemented yet".to_string(),
+                body: capped(message.unwrap_or(&todo), MESSAGE_CAP),
+            })
+        }
+        ClauseStatus::NotBuilt => {
+            let errors = s
+                .build_errors
+                .as_deref()
+                .unwrap_or("the submission does not compile");
+            Some(Problem {
+                element: "error",
+                kind: "build",
+                message: "does not compile".to_string(),
+                body: capped(errors, MESSAGE_CAP),
+            })
+        }
+    }
+}
+
+/// Seconds with millisecond precision; "0" when unknown.
+fn time(seconds: f64) -> String {
+    if seconds.is_finite() && seconds > 0.0 {
+        format!("{seconds:.3}")
+    } else {
+        "0".to_string()
+    }
+}
+
+/// Whether XML 1.0 allows `c` at all.
+fn allowed(c: char) -> bool {
+    matches!(c,
+        '\t' | '\n' | '\r'
+        | '\u{20}'..='\u{D7FF}'
+        | '\u{E000}'..='\u{FFFD}'
+        | '\u{10000}'..='\u{10FFFF}')
+}
+
+fn escape(raw: &str, in_attribute: bool) -> String {
+    let mut out = String::with_capacity(raw.len());
+    for c in raw.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            '\r' => out.push_str("&#13;"),
+            '\n' if in_attribute => out.push_str("&#10;"),
+            '\t' if in_attribute => out.push_str("&#9;"),
+            c if allowed(c) => out.push(c),
+            _ => out.push('\u{FFFD}'),
+        }
+    }
+    out
+}
+
+fn attr(raw: &str) -> String {
+    escape(raw, true)
+}
+
+fn text(raw: &str) -> String {
+    escape(raw, false)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::kit::test_support::{
+        assert_capped, check_snapshot, class, long_message, long_submission, NASTY, SEED,
+    };
+    use super::super::{Build, ClauseReport};
+    use super::*;
+
+    /// An element of the tiny XML reader below, with entities resolved.
+    #[derive(Debug, Default)]
+    struct Node {
+        name: String,
+        attrs: Vec<(String, String)>,
+        children: Vec<Node>,
+        text: String,
+    }
+
+    impl Node {
+        fn attr(&self, key: &str) -> &str {
+            self.attrs
+                .iter()
+                .find(|(k, _)| k == key)
+                .map(|(_, v)| v.as_str())
+                .unwrap_or_else(|| panic!("<{}> has no {key}", self.name))
+        }
+
+        fn count(&self, key: &str) -> usize {
+            self.attr(key).parse().unwrap()
+        }
+
+        fn kids(&self, name: &str) -> Vec<&Node> {
+            self.children.iter().filter(|n| n.name == name).collect()
+        }
+    }
+
+    /// Resolves the five entities and numeric references; rejects any other
+    /// `&`, any raw `<` or `>`, and the raw characters in `forbidden`.
+    fn unescape(raw: &str, forbidden: &[char]) -> Result<String, String> {
+        let mut out = String::new();
+        let mut rest = raw;
+        while let Some(c) = rest.chars().next() {
+            if c == '&' {
+                let end = rest
+                    .find(';')
+                    .ok_or(format!("unterminated entity in {raw:?}"))?;
+                let entity = &rest[1..end];
+                out.push(match entity {
+                    "amp" => '&',
+                    "lt" => '<',
+                    "gt" => '>',
+                    "quot" => '"',
+                    "apos" => '\'',
+                    _ => {
+                        let code = if let Some(hex) = entity.strip_prefix("#x") {
+                            u32::from_str_radix(hex, 16)
+                        } else if let Some(dec) = entity.strip_prefix('#') {
+                            dec.parse()
+                        } else {
+                            return Err(format!("unknown entity &{entity};"));
+                        };
+                        let code = code.map_err(|e| format!("&{entity};: {e}"))?;
+                        char::from_u32(code)
+                            .filter(|&c| allowed(c))
+                            .ok_or(format!("&{entity}; is not an XML character"))?
+                    }
+                });
+                rest = &rest[end + 1..];
+                continue;
+            }
+            if c == '<' || c == '>' || forbidden.contains(&c) {
+                return Err(format!("raw {c:?} in {raw:?}"));
+            }
+            out.push(c);
+            rest = &rest[c.len_utf8()..];
+        }
+        Ok(out)
+    }
+
+    fn is_name(name: &str) -> bool {
+        !name.is_empty()
+            && name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | ':'))
+    }
+
+    /// A tiny well-formedness checker for what `junit_xml` writes: the
+    /// declaration, one root, matching tags, quoted and escaped attributes,
+    /// no raw control characters anywhere.
+    fn parse(xml: &str) -> Result<Node, String> {
+        if let Some(c) = xml.chars().find(|&c| !allowed(c)) {
+            return Err(format!("raw {c:?} is not allowed in XML 1.0"));
+        }
+        let mut rest = xml
+            .strip_prefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
+            .ok_or("no XML declaration")?;
+        let mut stack: Vec<Node> = Vec::new();
+        let mut root: Option<Node> = None;
+        while !rest.is_empty() {
+            let Some(tail) = rest.strip_prefix('<') else {
+                let end = rest.find('<').unwrap_or(rest.len());
+                let chunk = &rest[..end];
+                match stack.last_mut() {
+                    Some(top) => top.text += &unescape(chunk, &['\r'])?,
+                    None if chunk.trim().is_empty() => {}
+                    None => return Err(format!("text outside the root: {chunk:?}")),
+                }
+                rest = &rest[end..];
+                continue;
+            };
+            if root.is_some() {
+                return Err("a second root element".into());
+            }
+            if let Some(tail) = tail.strip_prefix('/') {
+                let end = tail.find('>').ok_or("unterminated end tag")?;
+                let name = &tail[..end];
+                let node = stack.pop().ok_or(format!("</{name}> closes nothing"))?;
+                if node.name != name {
+                    return Err(format!("<{}> closed by </{name}>", node.name));
+                }
+                match stack.last_mut() {
+                    Some(parent) => parent.children.push(node),
+                    None => root = Some(node),
+                }
+                rest = &tail[end + 1..];
+                continue;
+            }
+            let end = tail
+                .find(|c: char| c.is_whitespace() || c == '/' || c == '>')
+                .ok_or("unterminated start tag")?;
+            let mut node = Node {
+                name: tail[..end].to_string(),
+                ..Node::default()
+            };
+            if !is_name(&node.name) {
+                return Err(format!("bad element name {:?}", node.name));
+            }
+            let mut tail = &tail[end..];
+            let closed = loop {
+                let trimmed = tail.trim_start_matches([' ', '\n']);
+                if let Some(t) = trimmed.strip_prefix("/>") {
+                    tail = t;
+                    break true;
+                }
+                if let Some(t) = trimmed.strip_prefix('>') {
+                    tail = t;
+                    break false;
+                }
+                if trimmed.len() == tail.len() {
+                    return Err(format!("no space before an attribute of <{}>", node.name));
+                }
+                let eq = trimmed.find("=\"").ok_or("attribute without =\"")?;
+                let key = &trimmed[..eq];
+                if !is_name(key) || node.attrs.iter().any(|(k, _)| k == key) {
+                    return Err(format!("bad or repeated attribute {key:?}"));
+                }
+                let value_start = &trimmed[eq + 2..];
+                let close = value_start.find('"').ok_or("unterminated attribute")?;
+                let value = unescape(&value_start[..close], &['\t', '\n', '\r', '\''])?;
+                node.attrs.push((key.to_string(), value));
+                tail = &value_start[close + 1..];
+            };
+            if closed {
+                match stack.last_mut() {
+                    Some(parent) => parent.children.push(node),
+                    None => root = Some(node),
+                }
+            } else {
+                stack.push(node);
+            }
+            rest = tail;
+        }
+        if let Some(open) = stack.last() {
+            return Err(format!("<{}> is never closed", open.name));
+        }
+        root.ok_or("no root element".into())
+    }
+
+    /// (tests, failures, errors) the model says `clauses` amount to.
+    fn expected<'a>(clauses: impl Iterator<Item = &'a ClauseReport>) -> (usize, usize, usize) {
+        let (mut tests, mut failures, mut errors) = (0, 0, 0);
+        for c in clauses {
+            tests += 1;
+            match c.status {
+                ClauseStatus::Passed => {}
+                ClauseStatus::Failed | ClauseStatus::NotImplemented => failures += 1,
+                ClauseStatus::NotBuilt => errors += 1,
+            }
+        }
+        (tests, failures, errors)
+    }
+
+    fn counted(n: &Node) -> (usize, usize, usize) {
+        (n.count("tests"), n.count("failures"), n.count("errors"))
+    }
+
+    #[test]
+    fn matches_the_snapshots() {
+        let c = class();
+        let out: Vec<String> = c.submissions.iter().map(|s| junit_xml(s, SEED)).collect();
+        check_snapshot(
+            "junit-alice.xml",
+            include_str!("snapshots/junit-alice.xml"),
+            &out[0],
+        );
+        check_snapshot(
+            "junit-bob.xml",
+            include_str!("snapshots/junit-bob.xml"),
+            &out[1],
+        );
+        check_snapshot(
+            "junit-carol.xml",
+            include_str!("snapshots/junit-carol.xml"),
+            &out[2],
+        );
+    }
+
+    #[test]
+    fn the_checker_rejects_broken_xml() {
+        let head = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+        for bad in [
+            "<a><b></a></b>",
+            "<a>",
+            "<a/><b/>",
+            "<a x=\"1\"y=\"2\"/>",
+            "<a x=\"<\"/>",
+            "<a>&nbsp;</a>",
+            "<a>a & b</a>",
+            "<a>\u{1}</a>",
+            "<a x=\"line\nbreak\"/>",
+        ] {
+            assert!(parse(&format!("{head}{bad}")).is_err(), "accepted {bad:?}");
+        }
+        let good = parse(&format!("{head}<a x=\"&lt;&#10;\"><b/>t&amp;&#13;</a>\n")).unwrap();
+        assert_eq!(good.attr("x"), "<\n");
+        assert_eq!(good.text, "t&\r");
+    }
+
+    #[test]
+    fn is_well_formed_and_counts_agree_with_the_model() {
+        let mut submissions = class().submissions;
+        submissions.push(long_submission());
+        for s in &submissions {
+            let xml = junit_xml(s, SEED);
+            let root = parse(&xml).unwrap_or_else(|e| panic!("{e} in\n{xml}"));
+            assert_eq!(root.name, "testsuites");
+            assert_eq!(root.attr("name"), "retry-lab");
+            let all = s.steps.iter().flat_map(|step| &step.clauses);
+            assert_eq!(counted(&root), expected(all));
+            let suites = root.kids("testsuite");
+            assert_eq!(suites.len(), s.steps.len());
+            for (suite, step) in suites.iter().zip(&s.steps) {
+                assert_eq!(
+                    suite.attr("name"),
+                    format!("{} {}", step.step, step.function)
+                );
+                assert_eq!(counted(suite), expected(step.clauses.iter()));
+                assert_eq!((suite.attr("skipped"), suite.attr("time")), ("0", "0"));
+                let props = suite.kids("properties");
+                assert_eq!(props.len(), 1);
+                let seed = &props[0].kids("property")[0];
+                assert_eq!((seed.attr("name"), seed.attr("value")), ("seed", SEED));
+                let cases = suite.kids("testcase");
+                assert_eq!(cases.len(), step.clauses.len());
+                for (case, clause) in cases.iter().zip(&step.clauses) {
+                    assert_eq!(case.attr("name"), clause.name);
+                    assert_eq!(case.attr("classname"), format!("retry-lab.{}", step.step));
+                    let kinds: Vec<(&str, &str)> = case
+                        .children
+                        .iter()
+                        .map(|n| (n.name.as_str(), n.attr("type")))
+                        .collect();
+                    let want: &[(&str, &str)] = match clause.status {
+                        ClauseStatus::Passed => &[],
+                        ClauseStatus::Failed => &[("failure", "contract")],
+                        ClauseStatus::NotImplemented => &[("failure", "not-implemented")],
+                        ClauseStatus::NotBuilt => &[("error", "build")],
+                    };
+                    assert_eq!(kinds, want);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn messages_are_escaped_and_control_characters_replaced() {
+        let bob = &class().submissions[1];
+        let xml = junit_xml(bob, SEED);
+        assert!(!xml.contains('\u{1}'));
+        let root = parse(&xml).unwrap();
+        let suite = root.kids("testsuite")[1];
+        let failure = suite.kids("testcase")[1].kids("failure")[0];
+        let shown = NASTY.replace('\u{1}', "\u{FFFD}");
+        assert_eq!(failure.attr("message"), shown.lines().next().unwrap());
+        assert_eq!(
+            failure.attr("message"),
+            "replay_safe(\"<&>\"'\u{FFFD}中文\")"
+        );
+        assert_eq!(failure.text, shown);
+        assert_eq!(
+            suite.kids("properties")[0].kids("property")[1].attr("value"),
+            bob.name
+        );
+        let todo = root.kids("testsuite")[2].kids("testcase")[0].kids("failure")[0];
+        assert_eq!(todo.attr("message"), "not implemented yet");
+        assert!(todo.text.contains("todo!()"));
+
+        assert_eq!(
+            attr("a&b<c>d\"e'f\tg\nh\ri\u{0}j\u{FFFE}k\u{FFFF}l\u{7F}m"),
+            "a&amp;b&lt;c&gt;d&quot;e&apos;f&#9;g&#10;h&#13;i\u{FFFD}j\u{FFFD}k\u{FFFD}l\u{7F}m"
+        );
+        assert_eq!(text("\t\n\r\u{1B}"), "\t\n&#13;\u{FFFD}");
+    }
+
+    #[test]
+    fn compiler_errors_appear_as_build_errors() {
+        let carol = &class().submissions[2];
+        assert_eq!(carol.build, Build::Failed);
+        let root = parse(&junit_xml(carol, SEED)).unwrap();
+        let error = root.kids("testsuite")[0].kids("testcase")[0].kids("error")[0];
+        assert_eq!(error.attr("message"), "does not compile");
+        assert_eq!(Some(error.text.as_str()), carol.build_errors.as_deref());
+    }
+
+    #[test]
+    fn long_messages_are_capped_on_a_char_boundary() {
+        let root = parse(&junit_xml(&long_submission(), SEED)).unwrap();
+        let failure = root.kids("testsuite")[1].kids("testcase")[1].kids("failure")[0];
+        assert_capped(&failure.text, &long_message());
+        assert_eq!(
+            failure.attr("message"),
+            failure.text.lines().next().unwrap()
+        );
+    }
+
+    #[test]
+    fn a_step_without_clauses_still_shows_its_status() {
+        let mut carol = class().submissions[2].clone();
+        carol.steps[0].clauses.clear();
+        let root = parse(&junit_xml(&carol, SEED)).unwrap();
+        let suite = root.kids("testsuite")[0];
+        assert_eq!(counted(suite), (1, 0, 1));
+        let case = suite.kids("testcase")[0];
+        assert_eq!(case.attr("name"), "01 retryable");
+        assert_eq!(case.kids("error")[0].attr("type"), "build");
+        assert_eq!(counted(&root), (5, 0, 5));
+    }
+}

@@ -1,0 +1,120 @@
+//! Reports for machines. The grader fills a [`ClassReport`]; each format is a
+//! pure function from it (or one submission of it) to bytes, one file per
+//! format. Reporters never run, time or spawn anything.
+
+pub mod exercism;
+pub mod gradescope;
+pub mod junit;
+pub mod kit;
+pub mod summary;
+
+use serde::{Deserialize, Serialize};
+
+/// Schema of `summary.json`; other tools rely on its fields.
+pub const GRADE_SCHEMA: &str = "retry-lab.grade/1";
+/// Schema of one submission's `result.json`.
+pub const RESULT_SCHEMA: &str = "retry-lab.result/1";
+/// Most bytes of one message shown to students; longer ones are cut and say so.
+pub const MESSAGE_CAP: usize = 4096;
+
+/// A whole class, in name order.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ClassReport {
+    pub schema: String,
+    /// The run's seed, as a string (JSON numbers lose precision past 2^53).
+    pub seed: String,
+    pub submissions: Vec<SubmissionReport>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Build {
+    Ok,
+    Failed,
+}
+
+/// One submission's grade.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SubmissionReport {
+    /// The submission folder's name.
+    pub name: String,
+    pub build: Build,
+    /// The compiler's first errors when `build` is `failed`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub build_errors: Option<String>,
+    pub score: u32,
+    pub max_score: u32,
+    /// In step order.
+    pub steps: Vec<StepReport>,
+    /// Wall time of building and checking this submission.
+    pub seconds: f64,
+    /// Bytes the submission's code printed (never part of a verdict).
+    pub printed_bytes: u64,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum StepStatus {
+    /// Every clause holds.
+    Passed,
+    /// At least one clause fails for a reason other than `todo!()`.
+    Failed,
+    /// Every clause still reaches `todo!()`.
+    NotStarted,
+    /// The submission does not compile.
+    NotBuilt,
+}
+
+/// One step of one submission.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct StepReport {
+    /// "01" … "08".
+    pub step: String,
+    /// The learner function the step checks, e.g. "backoff".
+    pub function: String,
+    pub passed: bool,
+    pub status: StepStatus,
+    /// Points for this step (from fixtures/weights.json).
+    pub weight: u32,
+    /// `weight` when passed, else 0.
+    pub score: u32,
+    pub clauses: Vec<ClauseReport>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ClauseStatus {
+    Passed,
+    Failed,
+    NotImplemented,
+    NotBuilt,
+}
+
+/// One clause (one trial) of one step.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ClauseReport {
+    /// Stable key, e.g. "04/attempt-above-30".
+    pub key: String,
+    /// Trial name, e.g. "04 backoff :: rejects attempt above 30".
+    pub name: String,
+    pub status: ClauseStatus,
+    /// Why it failed (input, expected, got), already capped.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+}
+
+/// Cuts `text` to at most `cap` bytes on a char boundary, saying so.
+pub fn capped(text: &str, cap: usize) -> String {
+    if text.len() <= cap {
+        return text.to_string();
+    }
+    let mut end = cap;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!(
+        "{}\n[… cut: {} more bytes not shown]",
+        &text[..end],
+        text.len() - end
+    )
+}

@@ -1,0 +1,375 @@
+//! The class overview: `summary.json`, `summary.csv` and `summary.md`.
+//!
+//! `summary.json` keeps no clause details, so it cannot be read back as a
+//! [`ClassReport`]. Instead it has its own type, [`SummaryFile`], which
+//! mirrors exactly what is written: [`summary_of`] makes one from a class,
+//! [`read_summary`] reads one (checking the schema and refusing unknown
+//! fields), and [`summary_json_from`] writes one. The CSV and Markdown views
+//! take a `SummaryFile`, so shards graded separately can be read, merged
+//! (concatenate `submissions`, sort by name) and rendered again.
+//!
+//! Writing is stable: `summary_json_from(&read_summary(text)?)` gives `text`
+//! back for anything `summary_json` wrote. For that, `seconds` is rounded to
+//! the millisecond (and non-finite or negative times become 0) both when
+//! summarising and when reading, since a float read back from JSON may be one
+//! unit off otherwise.
+//!
+//! The CSV uses `\n` line ends and RFC 4180 quoting. A name that starts like
+//! a spreadsheet formula (`=`, `+`, `-`, `@`, tab or carriage return) gets a
+//! leading `'`. Step columns are the first submission's steps; a submission
+//! lacking one of them has an empty cell there.
+
+use super::{Build, ClassReport, StepStatus, GRADE_SCHEMA};
+use serde::{Deserialize, Serialize};
+
+/// Exactly what `summary.json` holds.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SummaryFile {
+    /// Always [`GRADE_SCHEMA`].
+    pub schema: String,
+    pub seed: String,
+    pub submissions: Vec<SummarySubmission>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SummarySubmission {
+    pub name: String,
+    pub build: Build,
+    pub score: u32,
+    pub max_score: u32,
+    pub steps: Vec<SummaryStep>,
+    /// Rounded to the millisecond.
+    pub seconds: f64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SummaryStep {
+    /// "01" … "08".
+    pub step: String,
+    pub passed: bool,
+    pub status: StepStatus,
+    pub weight: u32,
+}
+
+/// The summary of a class: everything but clause details and printed bytes.
+pub fn summary_of(c: &ClassReport) -> SummaryFile {
+    SummaryFile {
+        schema: GRADE_SCHEMA.to_string(),
+        seed: c.seed.clone(),
+        submissions: c
+            .submissions
+            .iter()
+            .map(|s| SummarySubmission {
+                name: s.name.clone(),
+                build: s.build,
+                score: s.score,
+                max_score: s.max_score,
+                steps: s
+                    .steps
+                    .iter()
+                    .map(|step| SummaryStep {
+                        step: step.step.clone(),
+                        passed: step.passed,
+                        status: step.status,
+                        weight: step.weight,
+                    })
+                    .collect(),
+                seconds: milliseconds(s.seconds),
+            })
+            .collect(),
+    }
+}
+
+/// `summary.json` for a class, pretty, newline.
+#[cfg(test)]
+pub fn summary_json(c: &ClassReport) -> String {
+    summary_json_from(&summary_of(c))
+}
+
+/// `summary.json` from a summary, pretty, newline.
+pub fn summary_json_from(file: &SummaryFile) -> String {
+    let mut text = serde_json::to_string_pretty(file).expect("a summary always serializes");
+    text.push('\n');
+    text
+}
+
+/// Reads what `summary_json` wrote.
+pub fn read_summary(text: &str) -> Result<SummaryFile, String> {
+    let mut file: SummaryFile =
+        serde_json::from_str(text).map_err(|e| format!("not a summary.json: {e}"))?;
+    if file.schema != GRADE_SCHEMA {
+        return Err(format!(
+            "summary.json has schema {:?}, expected {GRADE_SCHEMA:?}",
+            file.schema
+        ));
+    }
+    for s in &mut file.submissions {
+        s.seconds = milliseconds(s.seconds);
+    }
+    Ok(file)
+}
+
+/// `summary.csv`: `name,build,score,max_score,01,02,…`, one row a submission.
+pub fn summary_csv(file: &SummaryFile) -> String {
+    let steps = step_columns(file);
+    let mut out = String::from("name,build,score,max_score");
+    for step in &steps {
+        out.push(',');
+        out.push_str(&csv_cell(step));
+    }
+    out.push('\n');
+    for s in &file.submissions {
+        out.push_str(&csv_cell(&csv_name(&s.name)));
+        out.push_str(&format!(
+            ",{},{},{}",
+            build_word(s.build),
+            s.score,
+            s.max_score
+        ));
+        for step in &steps {
+            out.push(',');
+            let status = s.steps.iter().find(|x| &x.step == step).map(|x| x.status);
+            out.push_str(match status {
+                Some(StepStatus::Passed) => "pass",
+                Some(StepStatus::Failed) => "fail",
+                Some(StepStatus::NotStarted) => "todo",
+                Some(StepStatus::NotBuilt) => "error",
+                None => "",
+            });
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// `summary.md`: a table of submissions by step, a pass-count row, the seed.
+pub fn summary_md(file: &SummaryFile) -> String {
+    let steps = step_columns(file);
+    let mut out = String::from("| Submission | Build | Score |");
+    for step in &steps {
+        out.push_str(&format!(" {} |", md_cell(step)));
+    }
+    out.push_str("\n| --- | --- | ---: |");
+    for _ in &steps {
+        out.push_str(" :-: |");
+    }
+    out.push('\n');
+    for s in &file.submissions {
+        out.push_str(&format!(
+            "| {} | {} | {}/{} |",
+            md_cell(&s.name),
+            build_word(s.build),
+            s.score,
+            s.max_score
+        ));
+        for step in &steps {
+            let status = s.steps.iter().find(|x| &x.step == step).map(|x| x.status);
+            out.push_str(match status {
+                Some(StepStatus::Passed) => " ✅ |",
+                Some(StepStatus::Failed) => " ❌ |",
+                Some(StepStatus::NotStarted) => " … |",
+                Some(StepStatus::NotBuilt) => " 🛠 |",
+                None => "  |",
+            });
+        }
+        out.push('\n');
+    }
+    let total = file.submissions.len();
+    out.push_str("| **Passed** | | |");
+    for step in &steps {
+        let passed = file
+            .submissions
+            .iter()
+            .filter(|s| s.steps.iter().any(|x| &x.step == step && x.passed))
+            .count();
+        out.push_str(&format!(" {passed}/{total} |"));
+    }
+    out.push_str(&format!(
+        "\n\nSeed: {}. ✅ passed, ❌ failed, … not started (todo!()), 🛠 does not compile.\n",
+        md_cell(&file.seed)
+    ));
+    out
+}
+
+/// The first submission's steps, in its order.
+fn step_columns(file: &SummaryFile) -> Vec<String> {
+    file.submissions
+        .first()
+        .map(|s| s.steps.iter().map(|x| x.step.clone()).collect())
+        .unwrap_or_default()
+}
+
+fn build_word(build: Build) -> &'static str {
+    match build {
+        Build::Ok => "ok",
+        Build::Failed => "failed",
+    }
+}
+
+fn milliseconds(seconds: f64) -> f64 {
+    if seconds.is_finite() && seconds > 0.0 {
+        (seconds * 1000.0).round() / 1000.0
+    } else {
+        0.0
+    }
+}
+
+/// A name a spreadsheet will not run as a formula.
+fn csv_name(name: &str) -> String {
+    if name.starts_with(['=', '+', '-', '@', '\t', '\r']) {
+        format!("'{name}")
+    } else {
+        name.to_string()
+    }
+}
+
+/// RFC 4180: quoted (quotes doubled) when holding a comma, quote or line end.
+fn csv_cell(text: &str) -> String {
+    if text.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", text.replace('"', "\"\""))
+    } else {
+        text.to_string()
+    }
+}
+
+/// Text for one Markdown table cell: Markdown punctuation and pipes escaped,
+/// line ends (which would end the row) turned into spaces.
+fn md_cell(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '\\' | '|' | '*' | '_' | '`' | '[' | ']' | '<' | '>' | '~' | '&' | '#' => {
+                out.push('\\');
+                out.push(c);
+            }
+            '\n' | '\r' => out.push(' '),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::kit::test_support::{check_snapshot, class, BOB, SEED};
+    use super::*;
+    use serde_json::Value;
+
+    #[test]
+    fn matches_the_snapshots() {
+        let c = class();
+        let json = summary_json(&c);
+        check_snapshot(
+            "summary.json",
+            include_str!("snapshots/summary.json"),
+            &json,
+        );
+        let file = summary_of(&c);
+        check_snapshot(
+            "summary.csv",
+            include_str!("snapshots/summary.csv"),
+            &summary_csv(&file),
+        );
+        check_snapshot(
+            "summary.md",
+            include_str!("snapshots/summary.md"),
+            &summary_md(&file),
+        );
+    }
+
+    #[test]
+    fn json_has_exactly_the_summary_fields() {
+        let v: Value = serde_json::from_str(&summary_json(&class())).unwrap();
+        let keys = |v: &Value| -> Vec<String> { v.as_object().unwrap().keys().cloned().collect() };
+        assert_eq!(keys(&v), ["schema", "seed", "submissions"]);
+        assert_eq!(v["schema"], GRADE_SCHEMA);
+        assert_eq!(v["seed"], SEED);
+        for s in v["submissions"].as_array().unwrap() {
+            assert_eq!(
+                keys(s),
+                ["build", "max_score", "name", "score", "seconds", "steps"]
+            );
+            assert!(["ok", "failed"].contains(&s["build"].as_str().unwrap()));
+            for step in s["steps"].as_array().unwrap() {
+                assert_eq!(keys(step), ["passed", "status", "step", "weight"]);
+            }
+        }
+    }
+
+    #[test]
+    fn reads_back_and_writes_identically() {
+        let mut c = class();
+        c.submissions[0].seconds = 0.1 + 0.2;
+        c.submissions[1].seconds = 1.0 / 3.0;
+        c.submissions[2].seconds = f64::NAN;
+        let text = summary_json(&c);
+        let file = read_summary(&text).unwrap();
+        assert_eq!(file, summary_of(&c));
+        assert_eq!(summary_json_from(&file), text);
+        assert_eq!(file.submissions[0].seconds, 0.3);
+        assert_eq!(file.submissions[1].seconds, 0.333);
+        assert_eq!(file.submissions[2].seconds, 0.0);
+
+        let other = text.replace(GRADE_SCHEMA, "retry-lab.grade/0");
+        assert!(read_summary(&other).unwrap_err().contains("schema"));
+        let extra = text.replacen("\"seed\"", "\"clauses\": [],\n  \"seed\"", 1);
+        assert!(read_summary(&extra).is_err());
+        assert!(read_summary("not json").is_err());
+    }
+
+    #[test]
+    fn csv_quotes_names_and_disarms_formulas() {
+        let csv = summary_csv(&summary_of(&class()));
+        let lines: Vec<&str> = csv.lines().collect();
+        assert_eq!(lines[0], "name,build,score,max_score,01,02,03");
+        assert_eq!(lines[1], "alice,ok,30,30,pass,pass,pass");
+        assert_eq!(
+            lines[2],
+            "\"'-bob, \"\"the\"\" | 2nd\",ok,10,30,pass,fail,todo"
+        );
+        assert_eq!(lines[3], "carol,failed,0,30,error,error,error");
+        assert_eq!(lines.len(), 4);
+
+        assert_eq!(csv_cell(&csv_name("=SUM(A1)")), "'=SUM(A1)");
+        assert_eq!(csv_cell(&csv_name("@x")), "'@x");
+        assert_eq!(csv_cell(&csv_name("+1")), "'+1");
+        assert_eq!(csv_cell(&csv_name("a=b")), "a=b");
+        assert_eq!(csv_cell("two\nlines"), "\"two\nlines\"");
+        assert_eq!(csv_cell("say \"hi\""), "\"say \"\"hi\"\"\"");
+    }
+
+    #[test]
+    fn markdown_escapes_pipes_and_counts_passes() {
+        let md = summary_md(&summary_of(&class()));
+        let lines: Vec<&str> = md.lines().collect();
+        assert_eq!(lines[0], "| Submission | Build | Score | 01 | 02 | 03 |");
+        assert_eq!(lines[2], "| alice | ok | 30/30 | ✅ | ✅ | ✅ |");
+        assert_eq!(
+            lines[3],
+            "| -bob, \"the\" \\| 2nd | ok | 10/30 | ✅ | ❌ | … |"
+        );
+        assert_eq!(lines[4], "| carol | failed | 0/30 | 🛠 | 🛠 | 🛠 |");
+        assert_eq!(lines[5], "| **Passed** | | | 2/3 | 1/3 | 1/3 |");
+        assert!(lines[7].starts_with(&format!("Seed: {SEED}.")));
+        assert!(BOB.contains('|'));
+        // Every table row has the same number of unescaped pipes.
+        let pipes = |l: &str| l.replace("\\|", "").matches('|').count();
+        assert!(lines[..6].iter().all(|l| pipes(l) == 7), "{md}");
+        assert_eq!(md_cell("a\\|b\nc"), "a\\\\\\|b c");
+    }
+
+    #[test]
+    fn an_empty_class_still_has_headers() {
+        let mut c = class();
+        c.submissions.clear();
+        let file = summary_of(&c);
+        assert_eq!(summary_csv(&file), "name,build,score,max_score\n");
+        assert!(
+            summary_md(&file).starts_with("| Submission | Build | Score |\n| --- | --- | ---: |\n")
+        );
+        assert_eq!(read_summary(&summary_json(&c)).unwrap(), file);
+    }
+}

@@ -1,0 +1,196 @@
+//! Test-only helpers shared by the report formats: the small hand-made class
+//! every format's tests render, the capping check, and snapshot comparison.
+//! `mod.rs` is fixed, so this file is declared once, from `kit.rs`, as
+//! `crate::report::kit::test_support` (test builds only).
+//!
+//! Snapshots live in `snapshots/` next to this file. Each test reads its file
+//! with `include_str!` and compares byte for byte. To refresh them after an
+//! intended change:
+//!
+//! ```text
+//! UPDATE_SNAPSHOTS=1 cargo test -p lab-judge --bins report   # rewrites them
+//! git diff checks/judge/src/report/snapshots/                 # review by hand
+//! cargo test -p lab-judge --bins report                      # must pass as is
+//! ```
+//!
+//! A brand-new snapshot file must exist (empty is fine) before its test
+//! compiles, because `include_str!` reads it at compile time.
+
+use crate::report::{
+    capped, Build, ClassReport, ClauseReport, ClauseStatus, StepReport, StepStatus,
+    SubmissionReport, GRADE_SCHEMA, MESSAGE_CAP,
+};
+use std::path::Path;
+
+/// u64::MAX: the reason seeds travel as strings.
+pub const SEED: &str = "18446744073709551615";
+
+/// A failed clause's message with everything a format must survive: XML and
+/// JSON specials, a raw control character and non-ASCII text.
+pub const NASTY: &str =
+    "replay_safe(\"<&>\"'\u{1}中文\")\n  expected: true\n       got: false\n\tsee: a < b && c > d";
+
+/// What `carol` (who does not compile) gets from the compiler.
+pub const COMPILER_ERRORS: &str = "error[E0308]: mismatched types\n  --> src/lib.rs:12:5\n   |\n12 |     a < b && \"c\"\n   |     ^^^^^^^^^^^^^ expected `bool`, found `&str`";
+
+/// The name of the submission with a failed clause: it starts like a
+/// spreadsheet formula and holds a comma, quotes and a Markdown pipe.
+pub const BOB: &str = "-bob, \"the\" | 2nd";
+
+const STEPS: [(&str, &str, [&str; 2]); 3] = [
+    ("01", "retryable", ["accepts 503", "refuses 400"]),
+    (
+        "02",
+        "replay_safe",
+        ["GET is safe", "POST with key is safe"],
+    ),
+    ("03", "remaining", ["never negative", "counts down"]),
+];
+
+fn step(
+    index: usize,
+    status: StepStatus,
+    clauses: [(ClauseStatus, Option<&str>); 2],
+) -> StepReport {
+    let (number, function, titles) = STEPS[index];
+    let passed = status == StepStatus::Passed;
+    StepReport {
+        step: number.to_string(),
+        function: function.to_string(),
+        passed,
+        status,
+        weight: 10,
+        score: if passed { 10 } else { 0 },
+        clauses: clauses
+            .iter()
+            .zip(titles)
+            .map(|(&(status, message), title)| ClauseReport {
+                key: format!("{number}/{}", title.replace(' ', "-").to_lowercase()),
+                name: format!("{number} {function} :: {title}"),
+                status,
+                message: message.map(str::to_string),
+            })
+            .collect(),
+    }
+}
+
+/// Three submissions: `alice` passes
+/// everything; `BOB` passes 01, fails one clause of 02 with [`NASTY`] and has
+/// not started 03; `carol` does not compile.
+pub fn class() -> ClassReport {
+    use ClauseStatus as C;
+    use StepStatus as S;
+    let pass = [(C::Passed, None), (C::Passed, None)];
+    let todo = [(C::NotImplemented, None), (C::NotImplemented, None)];
+    let broken = [(C::NotBuilt, None), (C::NotBuilt, None)];
+    ClassReport {
+        schema: GRADE_SCHEMA.to_string(),
+        seed: SEED.to_string(),
+        submissions: vec![
+            SubmissionReport {
+                name: "alice".to_string(),
+                build: Build::Ok,
+                build_errors: None,
+                score: 30,
+                max_score: 30,
+                steps: vec![
+                    step(0, S::Passed, pass),
+                    step(1, S::Passed, pass),
+                    step(2, S::Passed, pass),
+                ],
+                seconds: 1.5,
+                printed_bytes: 0,
+            },
+            SubmissionReport {
+                name: BOB.to_string(),
+                build: Build::Ok,
+                build_errors: None,
+                score: 10,
+                max_score: 30,
+                steps: vec![
+                    step(0, S::Passed, pass),
+                    step(1, S::Failed, [(C::Passed, None), (C::Failed, Some(NASTY))]),
+                    step(2, S::NotStarted, todo),
+                ],
+                seconds: 2.25,
+                printed_bytes: 12,
+            },
+            SubmissionReport {
+                name: "carol".to_string(),
+                build: Build::Failed,
+                build_errors: Some(COMPILER_ERRORS.to_string()),
+                score: 0,
+                max_score: 30,
+                steps: vec![
+                    step(0, S::NotBuilt, broken),
+                    step(1, S::NotBuilt, broken),
+                    step(2, S::NotBuilt, broken),
+                ],
+                seconds: 0.75,
+                printed_bytes: 0,
+            },
+        ],
+    }
+}
+
+/// About 10 kB of three-byte characters: `MESSAGE_CAP` falls inside one.
+pub fn long_message() -> String {
+    "中".repeat(3400)
+}
+
+/// `BOB` with the failed clause's message replaced by [`long_message`].
+pub fn long_submission() -> SubmissionReport {
+    let mut bob = class().submissions[1].clone();
+    bob.steps[1].clauses[1].message = Some(long_message());
+    bob
+}
+
+/// Checks that `got` is `text` cut by [`capped`]: at most `MESSAGE_CAP` bytes
+/// of it, as many whole characters as fit, then the notice.
+pub fn assert_capped(got: &str, text: &str) {
+    assert!(text.len() > MESSAGE_CAP, "the message should need capping");
+    let (kept, notice) = got
+        .split_once("\n[… cut: ")
+        .unwrap_or_else(|| panic!("no cut notice in {} bytes", got.len()));
+    assert!(kept.len() <= MESSAGE_CAP, "kept {} bytes", kept.len());
+    assert!(text.starts_with(kept), "the kept part is not a prefix");
+    let next = text[kept.len()..]
+        .chars()
+        .next()
+        .expect("something was cut");
+    assert!(kept.len() + next.len_utf8() > MESSAGE_CAP, "cut too early");
+    assert_eq!(
+        notice,
+        format!("{} more bytes not shown]", text.len() - kept.len())
+    );
+    assert_eq!(got, capped(text, MESSAGE_CAP));
+}
+
+/// Compares `actual` with the checked-in `snapshots/<file>` (`expected`, read
+/// by the caller with `include_str!`), or rewrites it when UPDATE_SNAPSHOTS=1.
+pub fn check_snapshot(file: &str, expected: &str, actual: &str) {
+    if std::env::var_os("UPDATE_SNAPSHOTS").is_some_and(|v| v == "1") {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("src/report/snapshots")
+            .join(file);
+        std::fs::write(&path, actual)
+            .unwrap_or_else(|e| panic!("cannot write {}: {e}", path.display()));
+        eprintln!("updated snapshot {}", path.display());
+        return;
+    }
+    if expected != actual {
+        let line = expected
+            .lines()
+            .zip(actual.lines())
+            .position(|(e, a)| e != a)
+            .unwrap_or_else(|| expected.lines().count().min(actual.lines().count()));
+        panic!(
+            "snapshot {file} differs from line {}:\n  expected: {:?}\n    actual: {:?}\n\
+             --- actual output ---\n{actual}\n---\n\
+             If the change is intended, rerun with UPDATE_SNAPSHOTS=1 and review the diff.",
+            line + 1,
+            expected.lines().nth(line),
+            actual.lines().nth(line),
+        );
+    }
+}
