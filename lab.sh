@@ -26,6 +26,10 @@ build_judge() {
 
 if [ "${1:-}" = "selftest" ]; then
   shift
+  if [ ! -d solutions ] || [ ! -d checks/judge/tests ]; then
+    echo "lab: selftest needs the instructor's kit (this copy has no solutions/); learners use ./lab.sh check" >&2
+    exit 2
+  fi
   set -x
   cargo fmt --all -- --check
   cargo clippy --quiet --workspace --all-targets -- -D warnings

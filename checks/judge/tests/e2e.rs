@@ -295,3 +295,300 @@ fn hostile_code_gets_a_clear_verdict_and_never_hangs_or_passes() {
         assert!(t.elapsed() < QUICK, "{name} took {:?}", t.elapsed());
     }
 }
+
+fn json(path: &Path) -> serde_json::Value {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// Well-formedness by an independent XML parser (Python's expat).
+fn assert_xml(path: &Path) {
+    let script = "import sys, xml.dom.minidom as m; d = m.parse(sys.argv[1]); print(d.documentElement.tagName)";
+    let out = Command::new("python3")
+        .args(["-c", script])
+        .arg(path)
+        .output()
+        .expect("python3 runs");
+    assert!(
+        out.status.success(),
+        "{} is not XML: {}",
+        path.display(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "testsuites");
+}
+
+/// A class of 20: correct crates in both layouts, stubs, mutants, an
+/// alternative and one that does not compile; with its expected scores.
+fn class(kit: &Path, dir: &Path) -> Vec<(String, u32)> {
+    let solution = kit.join("solutions/src/lib.rs");
+    let mut expected = Vec::new();
+    let mut add = |name: &str, layout: &str, source: &Path, score: u32| {
+        let target = dir.join(name).join(layout);
+        std::fs::create_dir_all(target.parent().unwrap()).unwrap();
+        std::fs::copy(source, &target).unwrap();
+        expected.push((name.to_string(), score));
+    };
+    for i in 0..10 {
+        let layout = if i % 2 == 0 {
+            "src/lib.rs"
+        } else {
+            "student/src/lib.rs"
+        };
+        add(&format!("correct-{i:02}"), layout, &solution, 8);
+    }
+    for i in 0..4 {
+        add(
+            &format!("stubs-{i}"),
+            "src/lib.rs",
+            &kit.join("fixtures/pristine/lib.rs"),
+            0,
+        );
+    }
+    add(
+        "mutant-01",
+        "src/lib.rs",
+        &kit.join("fixtures/mutants/01-429-forgotten.rs"),
+        6,
+    );
+    add(
+        "mutant-07",
+        "src/lib.rs",
+        &kit.join("fixtures/mutants/07-budget-ge-wait.rs"),
+        6,
+    );
+    add(
+        "mutant-05",
+        "src/lib.rs",
+        &kit.join("fixtures/mutants/05-complement-fraction.rs"),
+        6,
+    );
+    add(
+        "alternative",
+        "src/lib.rs",
+        &kit.join("fixtures/alternatives/a3-hand-parsed-u128-while-loop.rs"),
+        8,
+    );
+    let broken = dir.join("broken.rs");
+    std::fs::write(
+        &broken,
+        std::fs::read_to_string(&solution)
+            .unwrap()
+            .replace("-> bool {", "-> bool { 1 +"),
+    )
+    .unwrap();
+    add("broken", "src/lib.rs", &broken, 0);
+    add("broken-too", "student/src/lib.rs", &broken, 0);
+    std::fs::remove_file(&broken).unwrap();
+    expected.sort();
+    expected
+}
+
+#[test]
+fn a_class_of_twenty_grades_in_every_format() {
+    let (kit, _serial) = kit();
+    let subs = tempfile::tempdir().unwrap();
+    let expected = class(kit.path(), subs.path());
+    assert_eq!(expected.len(), 20);
+    let out = kit.path().join("grades-out");
+    let mut args: Vec<String> = ["grade", "--jobs", "2", "--seed", "5", "--out"]
+        .map(String::from)
+        .to_vec();
+    args.push(out.display().to_string());
+    args.extend(
+        expected
+            .iter()
+            .map(|(n, _)| subs.path().join(n).display().to_string()),
+    );
+    let refs: Vec<&str> = args.iter().map(String::as_str).collect();
+    let r = run(kit.path(), "lab.sh", &refs, BUILD);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+
+    let summary = json(&out.join("summary.json"));
+    assert_eq!(summary["schema"], "retry-lab.grade/1");
+    assert_eq!(summary["seed"], "5");
+    let got: Vec<(String, u32)> = summary["submissions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            (
+                s["name"].as_str().unwrap().to_string(),
+                s["score"].as_u64().unwrap() as u32,
+            )
+        })
+        .collect();
+    assert_eq!(got, expected);
+    for s in summary["submissions"].as_array().unwrap() {
+        let name = s["name"].as_str().unwrap();
+        assert_eq!(s["max_score"], 8);
+        let build = if name.starts_with("broken") {
+            "failed"
+        } else {
+            "ok"
+        };
+        assert_eq!(s["build"], build, "{name}");
+        let steps: Vec<&str> = s["steps"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|st| st["step"].as_str().unwrap())
+            .collect();
+        assert_eq!(steps, ["01", "02", "03", "04", "05", "06", "07", "08"]);
+        assert!(s["steps"][0]["passed"].is_boolean());
+
+        let dir = out.join(name);
+        assert_xml(&dir.join("junit.xml"));
+        let result = json(&dir.join("result.json"));
+        assert_eq!(result["name"], name);
+        let gs = json(&dir.join("gradescope/results.json"));
+        assert!(
+            gs["score"].is_number()
+                && gs["max_score"].is_number()
+                && gs["execution_time"].is_number()
+        );
+        for t in gs["tests"].as_array().unwrap() {
+            for field in [
+                "name",
+                "score",
+                "max_score",
+                "status",
+                "output",
+                "visibility",
+            ] {
+                assert!(
+                    !t[field].is_null(),
+                    "gradescope test without {field} in {name}"
+                );
+            }
+        }
+        let ex = json(&dir.join("exercism/results.json"));
+        assert_eq!(ex["version"], 3);
+        let status = if build == "failed" {
+            "error"
+        } else if s["score"] == 8 {
+            "pass"
+        } else {
+            "fail"
+        };
+        assert_eq!(ex["status"], status, "{name}");
+        let tasks: Vec<u64> = ex["tests"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t["task_id"].as_u64().unwrap())
+            .collect();
+        assert!(
+            tasks.windows(2).all(|w| w[0] <= w[1]),
+            "exercism tests out of step order in {name}"
+        );
+        for t in ex["tests"].as_array().unwrap() {
+            for field in ["name", "status", "message", "output", "task_id"] {
+                assert!(
+                    t.get(field).is_some(),
+                    "exercism test without {field} in {name}"
+                );
+            }
+        }
+    }
+    let csv = std::fs::read_to_string(out.join("summary.csv")).unwrap();
+    assert_eq!(csv.lines().count(), 21);
+    assert!(std::fs::read_to_string(out.join("summary.md"))
+        .unwrap()
+        .contains("| correct-00 |"));
+    let broken = json(&out.join("broken/result.json"));
+    assert!(
+        broken["build_errors"].as_str().unwrap().contains("error"),
+        "{broken}"
+    );
+}
+
+#[test]
+fn shards_merge_into_the_same_verdicts() {
+    let (kit, _serial) = kit();
+    let subs = tempfile::tempdir().unwrap();
+    let all = class(kit.path(), subs.path());
+    let chosen: Vec<&(String, u32)> = all
+        .iter()
+        .filter(|(n, _)| n.ends_with("00") || n.starts_with("mutant") || n == "broken")
+        .collect();
+    let folders: Vec<String> = chosen
+        .iter()
+        .map(|(n, _)| subs.path().join(n).display().to_string())
+        .collect();
+    let out = kit.path().join("g");
+    for i in 1..=2 {
+        let shard = format!("{i}/2");
+        let dir = out.join(format!("shard-{i}")).display().to_string();
+        let mut args = vec!["grade", "--seed", "9", "--shard", &shard, "--out", &dir];
+        args.extend(folders.iter().map(String::as_str));
+        let r = run(kit.path(), "lab.sh", &args, BUILD);
+        assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    }
+    let (s1, s2, class_dir) = (
+        out.join("shard-1").display().to_string(),
+        out.join("shard-2").display().to_string(),
+        out.join("class").display().to_string(),
+    );
+    let r = run(
+        kit.path(),
+        "lab.sh",
+        &["grade", "--merge", &s1, &s2, "--out", &class_dir],
+        QUICK,
+    );
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    let merged = json(&out.join("class/summary.json"));
+    let got: Vec<(String, u32)> = merged["submissions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            (
+                s["name"].as_str().unwrap().to_string(),
+                s["score"].as_u64().unwrap() as u32,
+            )
+        })
+        .collect();
+    let want: Vec<(String, u32)> = chosen.into_iter().cloned().collect();
+    assert_eq!(got, want);
+    assert!(out.join("class/broken/junit.xml").is_file());
+    let other = run(
+        kit.path(),
+        "lab.sh",
+        &["grade", "--merge", &s1, &class_dir, "--out", &class_dir],
+        QUICK,
+    );
+    assert_eq!(
+        other.code, 2,
+        "overlapping shards must be refused: {}",
+        other.stdout
+    );
+}
+
+#[test]
+fn a_handout_builds_and_its_checks_fail_on_the_stubs() {
+    let (kit, _serial) = kit();
+    let out = tempfile::tempdir().unwrap();
+    let handout = out.path().join("handout");
+    let r = run(
+        kit.path(),
+        "lab.sh",
+        &["handout", &handout.display().to_string()],
+        QUICK,
+    );
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    assert!(!handout.join("solutions").exists() && !handout.join("fixtures/mutants").exists());
+    let r = run(&handout, "checks/05-contract.sh", &[], BUILD);
+    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stdout.contains("step 05 is not implemented yet"),
+        "{}",
+        r.stdout
+    );
+    let r = run(&handout, "lab.sh", &["selftest"], QUICK);
+    assert_eq!(
+        r.code, 2,
+        "selftest needs the instructor's kit: {}{}",
+        r.stdout, r.stderr
+    );
+}
