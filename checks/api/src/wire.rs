@@ -170,6 +170,10 @@ pub struct Trace {
     /// Sends and non-zero sleeps, in order.
     pub events: Vec<Event>,
     pub ending: Ending,
+    /// The clock's time when each event began, from the scenario's start.
+    /// Not judged; shown in timelines.
+    #[serde(default)]
+    pub times: Vec<F64>,
     /// Not judged; shown to help a learner read a timeline.
     pub draws: u32,
     /// Not judged; shown to help a learner read a timeline.

@@ -76,9 +76,16 @@ pub fn can_attempt(attempts: u32, maximum: u32, wait: f64, budget: f64) -> bool 
 /// runner builds (see lab_api::wire::Scenario), driven by the contract's
 /// clauses 1–6 of step 08.
 pub fn execute(s: &Scenario) -> (Vec<Event>, Ending) {
+    let (events, ending, _) = execute_timed(s);
+    (events, ending)
+}
+
+/// [`execute`], with the clock's time (from the start) when each event began.
+pub fn execute_timed(s: &Scenario) -> (Vec<Event>, Ending, Vec<f64>) {
     let mut events = Vec::new();
+    let mut times = Vec::new();
     if !(s.timeout.0.is_finite() && s.timeout.0 > 0.0) || s.maximum == 0 {
-        return (events, Ending::InvalidArgument);
+        return (events, Ending::InvalidArgument, times);
     }
     let mut now = s.start.0;
     let deadline = now + s.timeout.0;
@@ -88,9 +95,10 @@ pub fn execute(s: &Scenario) -> (Vec<Event>, Ending) {
     loop {
         let left = remaining(deadline, now);
         if left == 0.0 {
-            return (events, Ending::Timeout);
+            return (events, Ending::Timeout, times);
         }
         events.push(Event::Send { timeout: F64(left) });
+        times.push(now - s.start.0);
         let reply: &Reply = s.replies.get(sends).unwrap_or(&s.fallback);
         sends += 1;
         now += reply.cost.0;
@@ -100,23 +108,24 @@ pub fn execute(s: &Scenario) -> (Vec<Event>, Ending) {
             body: reply.body.clone(),
         };
         if !retryable(reply.status) || !safe {
-            return (events, ending);
+            return (events, ending, times);
         }
         let n = sends as u32;
         let fraction = s.fractions.get(draws).map_or(0.0, |f| f.0);
         draws += 1;
         let Some(backed) = backoff((n - 1).min(30), lab_api::BASE, lab_api::CAP) else {
-            return (events, Ending::InvalidArgument);
+            return (events, Ending::InvalidArgument, times);
         };
         let Some(local) = jitter(backed, fraction) else {
-            return (events, Ending::InvalidArgument);
+            return (events, Ending::InvalidArgument, times);
         };
         let wait = wait_delay(local, reply.retry_after.as_deref());
         if !can_attempt(n, s.maximum, wait, remaining(deadline, now)) {
-            return (events, ending);
+            return (events, ending, times);
         }
         if wait != 0.0 {
             events.push(Event::Sleep { seconds: F64(wait) });
+            times.push(now - s.start.0);
             now += wait + s.oversleep.get(sleeps).map_or(0.0, |x| x.0);
             sleeps += 1;
         }

@@ -151,12 +151,18 @@ fn event_text(e: &Event) -> String {
 }
 
 /// Expected and observed timelines side by side, first difference marked.
-pub fn timeline(events: &[Event], ending: &Ending, trace: &Trace) -> String {
+/// `expected_times` are the clock times of the expected events (display only).
+pub fn timeline(
+    events: &[Event],
+    ending: &Ending,
+    trace: &Trace,
+    expected_times: &[f64],
+) -> String {
     let (e_head, g_head) = (t("timeline.expected"), t("timeline.got"));
     let rows = events.len().max(trace.events.len());
     let mut lines = vec![
         format!("    {}", t("timeline.title")),
-        format!("      #  {e_head:<28}{g_head}"),
+        format!("      #  {e_head:<38}{g_head}"),
     ];
     let mut marked = false;
     for i in 0..rows {
@@ -171,12 +177,20 @@ pub fn timeline(events: &[Event], ending: &Ending, trace: &Trace) -> String {
         } else {
             String::new()
         };
-        let cell = |x: Option<&Event>| x.map_or("-".to_string(), event_text);
+        let cell = |x: Option<&Event>, at: Option<f64>| match (x, at) {
+            (Some(x), Some(at)) => format!("t={:<10} {}", float(at), event_text(x)),
+            (Some(x), None) => event_text(x),
+            (None, _) => "-".to_string(),
+        };
+        let (e_at, g_at) = (
+            expected_times.get(i).copied(),
+            trace.times.get(i).map(|x| x.0),
+        );
         lines.push(format!(
-            "    {:>3}  {:<28}{}{mark}",
+            "    {:>3}  {:<38}{}{mark}",
             i + 1,
-            cell(e),
-            cell(g)
+            cell(e, e_at),
+            cell(g, g_at)
         ));
     }
     let mark = if !marked && *ending != trace.ending {
@@ -247,8 +261,12 @@ pub fn failure(check: &Check, f: &Fault, step: &str, function: &str, limits: &Li
     if let (Expect::Trace { events, ending }, Fault::Wrong(Value::Trace { trace })) =
         (&check.expect, f)
     {
+        let times = match &check.call {
+            Call::Execute { scenario } => crate::oracle::execute_timed(scenario).2,
+            _ => Vec::new(),
+        };
         out += "\n";
-        out += &timeline(events, ending, trace);
+        out += &timeline(events, ending, trace, &times);
     }
     out
 }
@@ -284,11 +302,12 @@ mod tests {
                 Event::Send { timeout: F64(5.0) },
                 Event::Sleep { seconds: F64(0.5) },
             ],
+            times: vec![F64(0.0), F64(0.25)],
             ending: Ending::Timeout,
             draws: 1,
             clock_reads: 3,
         };
-        let text = timeline(&expected, &Ending::Timeout, &got);
+        let text = timeline(&expected, &Ending::Timeout, &got, &[0.0, 0.25]);
         let marked: Vec<&str> = text
             .lines()
             .filter(|l| l.contains("first difference"))

@@ -18,6 +18,7 @@ struct World<'s> {
     sends: usize,
     sleeps: usize,
     events: Vec<Event>,
+    times: Vec<F64>,
     draws: u32,
     clock_reads: u32,
 }
@@ -25,6 +26,7 @@ struct World<'s> {
 impl World<'_> {
     fn record(&mut self, event: Event) {
         self.events.push(event);
+        self.times.push(F64(self.now - self.scenario.start.0));
         let count = self.events.len() as u32;
         if count > MAX_EVENTS {
             std::panic::panic_any(Runaway(count));
@@ -48,6 +50,7 @@ pub fn run(scenario: &Scenario) -> Trace {
         sends: 0,
         sleeps: 0,
         events: Vec::new(),
+        times: Vec::new(),
         draws: 0,
         clock_reads: 0,
     });
@@ -119,6 +122,7 @@ pub fn run(scenario: &Scenario) -> Trace {
     let w = world.into_inner();
     Trace {
         events: w.events,
+        times: w.times,
         ending,
         draws: w.draws,
         clock_reads: w.clock_reads,
