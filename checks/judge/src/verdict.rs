@@ -266,6 +266,7 @@ mod tests {
             returned(Value::Trace {
                 trace: lab_api::wire::Trace {
                     events,
+                    times: vec![],
                     ending,
                     draws: 0,
                     clock_reads: 0,
