@@ -41,8 +41,24 @@ pub fn lang_from_env() -> Lang {
     Lang::En
 }
 
+static ACTIVE_LANG: OnceLock<Lang> = OnceLock::new();
+
+/// The language chosen at start-up (English when none was).
+pub fn active() -> Lang {
+    *ACTIVE_LANG.get().unwrap_or(&Lang::En)
+}
+
+/// The folder name of a language's texts in fixtures/steps.
+pub fn code(lang: Lang) -> &'static str {
+    match lang {
+        Lang::En => "en",
+        Lang::Zh => "zh",
+    }
+}
+
 /// Chooses the catalog once, at start-up.
 pub fn select(lang: Lang) {
+    let _ = ACTIVE_LANG.set(lang);
     let _ = ACTIVE.set(parse(match lang {
         Lang::En => EN,
         Lang::Zh => ZH,

@@ -23,6 +23,32 @@ pub fn subject_lib(path: &Path) -> Result<PathBuf, String> {
         .ok_or_else(|| tr("error.missing_lib", &[("path", &path.display())]))
 }
 
+/// Records each checked step's verdict for `lab.sh status`.
+fn remember(root: &Path, results: &[crate::evaluate::StepResult]) {
+    let mut st = crate::state::load(root);
+    let hash = crate::state::source_hash(&root.join("student/src/lib.rs"));
+    for r in results {
+        let e = st.steps.entry(r.suite.step.to_string()).or_default();
+        let passed = r
+            .verdicts
+            .iter()
+            .all(crate::verdict::ClauseVerdict::is_pass);
+        e.last = Some(
+            if passed {
+                "passed"
+            } else if r.not_started() {
+                "not-started"
+            } else {
+                "failing"
+            }
+            .into(),
+        );
+        e.checked_at = Some(crate::state::now());
+        e.source_hash = Some(hash.clone());
+    }
+    let _ = crate::state::save(root, &st);
+}
+
 pub fn rerun_command(args: &CheckArgs, seed: u64) -> String {
     let mut cmd = String::from("./lab.sh check");
     if args.steps.len() < crate::suites::STEPS.len() {
@@ -90,6 +116,9 @@ pub fn run(root: &Path, args: &CheckArgs) -> u8 {
         }
     };
     drop(slot);
+    if args.subject.is_none() {
+        remember(root, &results);
+    }
     let (passed, failed) = crate::console::report(&results, &args.limits);
     println!();
     println!(

@@ -29,6 +29,18 @@ pub enum Command {
     Grade(crate::grade::GradeArgs),
     Handout(PathBuf),
     Selftest(SelftestArgs),
+    Show(&'static str),
+    Hint {
+        step: &'static str,
+        all: bool,
+    },
+    Status,
+    Watch {
+        check: CheckArgs,
+        max_checks: Option<usize>,
+    },
+    /// `None` resets every step.
+    Reset(Option<&'static str>),
     Help,
 }
 
@@ -83,6 +95,40 @@ pub fn parse(args: &[String]) -> Result<Cli, String> {
         Some("check") => Command::Check(check(&rest[1..])?),
         Some("selftest") => Command::Selftest(selftest(&rest[1..])?),
         Some("grade") => Command::Grade(grade(&rest[1..])?),
+        Some("show") => Command::Show(one_step(&rest[1..], "show N")?),
+        Some("hint") => {
+            let all = rest[1..].iter().any(|a| a == "--all");
+            let steps: Vec<String> = rest[1..]
+                .iter()
+                .filter(|a| *a != "--all")
+                .cloned()
+                .collect();
+            Command::Hint {
+                step: one_step(&steps, "hint N")?,
+                all,
+            }
+        }
+        Some("status") => Command::Status,
+        Some("watch") => {
+            let mut max_checks = None;
+            let mut forwarded = Vec::new();
+            let mut it = rest[1..].iter();
+            while let Some(a) = it.next() {
+                if a == "--max-checks" {
+                    max_checks = Some(count(a, value(&mut it, a)?)? as usize);
+                } else {
+                    forwarded.push(a.clone());
+                }
+            }
+            Command::Watch {
+                check: check(&forwarded)?,
+                max_checks,
+            }
+        }
+        Some("reset") => match &rest[1..] {
+            [all] if all == "--all" => Command::Reset(None),
+            steps => Command::Reset(Some(one_step(steps, "reset N|--all")?)),
+        },
         Some("handout") => match &rest[1..] {
             [dir] if !dir.starts_with('-') => Command::Handout(PathBuf::from(dir)),
             _ => return Err(tr("error.missing_value", &[("option", &"handout DIR")])),
@@ -90,6 +136,14 @@ pub fn parse(args: &[String]) -> Result<Cli, String> {
         Some(other) => return Err(tr("error.unknown_command", &[("command", &other)])),
     };
     Ok(Cli { lang, command })
+}
+
+/// Exactly one valid step argument.
+fn one_step(args: &[String], usage: &str) -> Result<&'static str, String> {
+    match args {
+        [step] => parse_step(step).ok_or_else(|| tr("error.unknown_step", &[("step", step)])),
+        _ => Err(tr("error.missing_value", &[("option", &usage)])),
+    }
 }
 
 fn value<'a>(
@@ -246,6 +300,12 @@ mod tests {
     #[test]
     fn bad_input_is_a_one_line_error() {
         for bad in [
+            "show",
+            "show 9",
+            "hint",
+            "reset",
+            "reset 1 2",
+            "watch --max-checks 0",
             "grade",
             "grade --shard 0/2 a",
             "grade --shard 3/2 a",

@@ -16,6 +16,7 @@ mod console;
 mod evaluate;
 mod grade;
 mod handout;
+mod learner;
 mod oracle;
 mod render;
 mod report;
@@ -23,6 +24,7 @@ mod rng;
 mod selftest;
 mod session;
 mod spawn;
+mod state;
 mod suites;
 mod verdict;
 
@@ -56,6 +58,12 @@ fn find_root() -> Option<PathBuf> {
 }
 
 fn main() -> ExitCode {
+    // Like other command-line tools, end quietly when a reader such as
+    // `head` closes the pipe, instead of panicking on the next print.
+    // SAFETY: restoring the default action of a signal at start-up.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
     let args: Vec<String> = std::env::args().skip(1).collect();
     let cli = match cli::parse(&args) {
         Ok(cli) => cli,
@@ -79,6 +87,11 @@ fn main() -> ExitCode {
         cli::Command::Selftest(args) => selftest::run(&root, &args),
         cli::Command::Grade(args) => grade::run(&root, &args),
         cli::Command::Handout(dir) => handout::run(&root, &dir),
+        cli::Command::Show(step) => learner::show(&root, step),
+        cli::Command::Hint { step, all } => learner::hint(&root, step, all),
+        cli::Command::Status => learner::status(&root),
+        cli::Command::Watch { check, max_checks } => learner::watch(&root, &check, max_checks),
+        cli::Command::Reset(step) => learner::reset(&root, step),
     };
     ExitCode::from(code)
 }

@@ -1,0 +1,336 @@
+//! The learner's comforts: `show`, `hint`, `status`, `watch` and `reset`.
+//! Texts come from fixtures/steps/<lang>/, words from the catalog.
+
+use crate::catalog::{self, t, tr};
+use crate::cli::CheckArgs;
+use crate::state::{self, State};
+use crate::status;
+use crate::suites::STEPS;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+fn function_of(step: &str) -> &'static str {
+    STEPS
+        .iter()
+        .find(|(s, _)| *s == step)
+        .map_or("?", |(_, f)| f)
+}
+
+fn step_file(root: &Path, step: &str, suffix: &str) -> Result<String, String> {
+    let path: PathBuf = root
+        .join("fixtures/steps")
+        .join(catalog::code(catalog::active()))
+        .join(format!("{step}{suffix}"));
+    std::fs::read_to_string(&path)
+        .map_err(|_| tr("error.missing_folder", &[("path", &path.display())]))
+}
+
+/// The hints of a step, in order.
+pub fn hints(text: &str) -> Vec<String> {
+    text.split("\n---\n")
+        .map(|h| h.trim().to_string())
+        .filter(|h| !h.is_empty())
+        .collect()
+}
+
+pub fn show(root: &Path, step: &str) -> u8 {
+    match step_file(root, step, ".md") {
+        Ok(text) => {
+            print!("{text}");
+            status::PASSED
+        }
+        Err(e) => {
+            eprintln!("lab: {}", tr("error.kit", &[("what", &e)]));
+            status::KIT_ERROR
+        }
+    }
+}
+
+pub fn hint(root: &Path, step: &str, all: bool) -> u8 {
+    let list = match step_file(root, step, "-hints.md") {
+        Ok(text) => hints(&text),
+        Err(e) => {
+            eprintln!("lab: {}", tr("error.kit", &[("what", &e)]));
+            return status::KIT_ERROR;
+        }
+    };
+    let mut st = state::load(root);
+    let entry = st.steps.entry(step.to_string()).or_default();
+    let shown = if all {
+        list.len()
+    } else {
+        (entry.hints_shown + 1).min(list.len())
+    };
+    entry.hints_shown = entry.hints_shown.max(shown);
+    for (i, h) in list.iter().enumerate().take(shown) {
+        println!(
+            "{}",
+            tr(
+                "hint.heading",
+                &[("step", &step), ("k", &(i + 1)), ("n", &list.len())]
+            )
+        );
+        println!("{h}\n");
+    }
+    if shown < list.len() {
+        println!("{}", tr("hint.more", &[("step", &step)]));
+    } else {
+        println!("{}", t("hint.no_more"));
+    }
+    let _ = state::save(root, &st);
+    status::PASSED
+}
+
+fn ago(seconds: u64) -> String {
+    match seconds {
+        0..=59 => t("status.just_now"),
+        60..=3599 => tr("status.minutes_ago", &[("n", &(seconds / 60))]),
+        3600..=86399 => tr("status.hours_ago", &[("n", &(seconds / 3600))]),
+        _ => tr("status.days_ago", &[("n", &(seconds / 86400))]),
+    }
+}
+
+/// One line per step: its last verdict, when, and whether the file changed since.
+pub fn status_lines(st: &State, current_hash: &str, now: u64) -> Vec<String> {
+    STEPS
+        .iter()
+        .map(|(step, function)| {
+            let entry = st.steps.get(*step).cloned().unwrap_or_default();
+            let word = match entry.last.as_deref() {
+                Some("passed") => t("status.passed"),
+                Some("failing") => t("status.failing"),
+                _ => t("status.not_started"),
+            };
+            let mut line = format!("{step} {function:<12} {word}");
+            if let Some(at) = entry.checked_at {
+                line += &format!("  ({})", ago(now.saturating_sub(at)));
+                if entry.source_hash.as_deref() != Some(current_hash) {
+                    line += &format!("  {}", t("status.changed"));
+                }
+            }
+            line
+        })
+        .collect()
+}
+
+pub fn status(root: &Path) -> u8 {
+    let st = state::load(root);
+    let hash = state::source_hash(&root.join("student/src/lib.rs"));
+    for line in status_lines(&st, &hash, state::now()) {
+        println!("{line}");
+    }
+    status::PASSED
+}
+
+/// Re-checks on every save of student/src/lib.rs; `max_checks` ends it (for tests).
+pub fn watch(root: &Path, args: &CheckArgs, max_checks: Option<usize>) -> u8 {
+    let lib = root.join("student/src/lib.rs");
+    println!("{}", t("watch.started"));
+    let mut last = String::new();
+    let mut checks = 0;
+    loop {
+        let hash = state::source_hash(&lib);
+        if hash != last {
+            last = hash;
+            crate::check::run(root, args);
+            checks += 1;
+            if max_checks.is_some_and(|m| checks >= m) {
+                return status::PASSED;
+            }
+            println!("\n{}", t("watch.waiting"));
+        }
+        std::thread::sleep(Duration::from_millis(400));
+    }
+}
+
+/// Byte range of `pub fn name` in `source`: from its doc comment and
+/// attributes to its closing brace (strings, chars and comments skipped).
+pub fn fn_span(source: &str, name: &str) -> Option<(usize, usize)> {
+    let head = format!("pub fn {name}");
+    let at = source
+        .match_indices(&head)
+        .map(|(i, _)| i)
+        .find(|i| matches!(source.as_bytes().get(i + head.len()), Some(b'(' | b'<')))?;
+    let mut start = source[..at].rfind('\n').map_or(0, |i| i + 1);
+    // Take the doc comments and attributes directly above.
+    while start > 0 {
+        let prev_start = source[..start - 1].rfind('\n').map_or(0, |i| i + 1);
+        let prev = source[prev_start..start].trim_start();
+        if prev.starts_with("///") || prev.starts_with("#[") {
+            start = prev_start;
+        } else {
+            break;
+        }
+    }
+    let bytes = source.as_bytes();
+    let mut i = at;
+    let mut depth = 0usize;
+    let mut opened = false;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'/' if bytes.get(i + 1) == Some(&b'/') => {
+                while i < bytes.len() && bytes[i] != b'\n' {
+                    i += 1;
+                }
+            }
+            b'/' if bytes.get(i + 1) == Some(&b'*') => {
+                let mut nest = 0;
+                while i < bytes.len() {
+                    if bytes[i] == b'/' && bytes.get(i + 1) == Some(&b'*') {
+                        nest += 1;
+                        i += 1;
+                    } else if bytes[i] == b'*' && bytes.get(i + 1) == Some(&b'/') {
+                        nest -= 1;
+                        i += 1;
+                        if nest == 0 {
+                            break;
+                        }
+                    }
+                    i += 1;
+                }
+            }
+            b'"' => {
+                i += 1;
+                while i < bytes.len() && bytes[i] != b'"' {
+                    if bytes[i] == b'\\' {
+                        i += 1;
+                    }
+                    i += 1;
+                }
+            }
+            b'\'' => {
+                // A char literal ('x', '\n', '\u{..}'), not a lifetime.
+                let rest = &source[i + 1..];
+                if let Some(end) = rest.find('\'') {
+                    let inner = &rest[..end];
+                    if inner.chars().count() == 1 || inner.starts_with('\\') {
+                        i += end + 1;
+                    }
+                }
+            }
+            b'{' => {
+                depth += 1;
+                opened = true;
+            }
+            b'}' => {
+                depth = depth.checked_sub(1)?;
+                if opened && depth == 0 {
+                    return Some((start, i + 1));
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
+/// `reset N` puts back step N's stub; `reset --all` the whole file. The
+/// learner's file is backed up first, in .lab/backups.
+pub fn reset(root: &Path, step: Option<&str>) -> u8 {
+    let lib = root.join("student/src/lib.rs");
+    let pristine = match std::fs::read_to_string(root.join("fixtures/pristine/lib.rs")) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("lab: {}", tr("error.kit", &[("what", &e)]));
+            return status::KIT_ERROR;
+        }
+    };
+    let current = std::fs::read_to_string(&lib).unwrap_or_default();
+    let new = match step {
+        None => pristine,
+        Some(step) => {
+            let name = function_of(step);
+            match (fn_span(&current, name), fn_span(&pristine, name)) {
+                (Some((a, b)), Some((c, d))) => {
+                    format!("{}{}{}", &current[..a], &pristine[c..d], &current[b..])
+                }
+                _ => {
+                    eprintln!(
+                        "lab: {}",
+                        tr("error.reset_not_found", &[("function", &name)])
+                    );
+                    return status::USAGE;
+                }
+            }
+        }
+    };
+    let backup = root
+        .join(".lab/backups")
+        .join(format!("lib.rs.{}", state::now()));
+    let saved = std::fs::create_dir_all(root.join(".lab/backups"))
+        .and_then(|()| std::fs::write(&backup, &current));
+    if let Err(e) = saved.and_then(|()| std::fs::write(&lib, new)) {
+        eprintln!("lab: {}", tr("error.kit", &[("what", &e)]));
+        return status::KIT_ERROR;
+    }
+    let what = step.map_or_else(
+        || t("reset.all"),
+        |s| tr("reset.step", &[("step", &s), ("function", &function_of(s))]),
+    );
+    println!(
+        "{}",
+        tr(
+            "reset.done",
+            &[("what", &what), ("backup", &backup.display())]
+        )
+    );
+    status::PASSED
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SOURCE: &str = "pub use x::*;\n\n/// Doc.\n/// More.\npub fn a(s: &str) -> bool {\n    let c = '}';\n    let t = \"}{\";\n    // }\n    /* { */\n    if s.is_empty() { return true; }\n    false\n}\n\npub fn b<'a>(x: &'a str) -> &'a str {\n    x\n}\n";
+
+    #[test]
+    fn a_function_span_covers_docs_and_body_and_skips_braces_in_literals() {
+        let (s, e) = fn_span(SOURCE, "a").unwrap();
+        assert!(SOURCE[s..].starts_with("/// Doc."));
+        assert!(SOURCE[..e].ends_with("false\n}"));
+        let (s, e) = fn_span(SOURCE, "b").unwrap();
+        assert_eq!(
+            &SOURCE[s..e],
+            "pub fn b<'a>(x: &'a str) -> &'a str {\n    x\n}"
+        );
+        assert_eq!(fn_span(SOURCE, "c"), None);
+    }
+
+    #[test]
+    fn every_stub_is_found_in_the_pristine_file() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+        let pristine = std::fs::read_to_string(root.join("fixtures/pristine/lib.rs")).unwrap();
+        for (_, f) in STEPS {
+            let (s, e) = fn_span(&pristine, f).unwrap_or_else(|| panic!("{f}"));
+            assert!(pristine[s..e].contains("todo!("), "{f}");
+        }
+    }
+
+    #[test]
+    fn hints_are_split_on_rule_lines() {
+        assert_eq!(
+            hints("one\n---\ntwo\n---\n\nthree\n"),
+            ["one", "two", "three"]
+        );
+    }
+
+    #[test]
+    fn status_says_when_and_whether_the_file_changed() {
+        let mut st = State::default();
+        let e = st.steps.entry("02".into()).or_default();
+        e.last = Some("passed".into());
+        e.checked_at = Some(1_000);
+        e.source_hash = Some("abc".into());
+        let lines = status_lines(&st, "abc", 1_000 + 180);
+        assert!(
+            lines[1].contains("passed")
+                && lines[1].contains("3 min")
+                && !lines[1].contains("changed"),
+            "{}",
+            lines[1]
+        );
+        assert!(status_lines(&st, "xyz", 1_180)[1].contains("changed"));
+        assert!(lines[0].contains("not started"));
+    }
+}

@@ -1,0 +1,87 @@
+//! What the kit remembers for a learner between runs, in `.lab/state.json`
+//! at the kit's root: each step's last verdict and when, and how many hints
+//! were revealed. Losing the file loses nothing that matters.
+
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct State {
+    #[serde(default)]
+    pub steps: BTreeMap<String, StepState>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct StepState {
+    /// "passed", "failing" or "not-started"; absent when never checked.
+    #[serde(default)]
+    pub last: Option<String>,
+    /// Seconds since the Unix epoch of the last check.
+    #[serde(default)]
+    pub checked_at: Option<u64>,
+    /// A hash of student/src/lib.rs at that check, to tell "changed since".
+    #[serde(default)]
+    pub source_hash: Option<String>,
+    #[serde(default)]
+    pub hints_shown: usize,
+}
+
+fn path(root: &Path) -> PathBuf {
+    root.join(".lab").join("state.json")
+}
+
+pub fn load(root: &Path) -> State {
+    std::fs::read_to_string(path(root))
+        .ok()
+        .and_then(|t| serde_json::from_str(&t).ok())
+        .unwrap_or_default()
+}
+
+pub fn save(root: &Path, state: &State) -> std::io::Result<()> {
+    let text = serde_json::to_string_pretty(state).map_err(std::io::Error::other)?;
+    crate::grade::write_atomically(&path(root), &(text + "\n"))
+}
+
+/// FNV-1a of a file's bytes, as hex; empty when unreadable.
+pub fn source_hash(file: &Path) -> String {
+    let bytes = std::fs::read(file).unwrap_or_default();
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in bytes {
+        h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+    }
+    format!("{h:016x}")
+}
+
+pub fn now() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn state_survives_a_round_trip_and_a_missing_file_is_empty() {
+        let dir = tempfile::tempdir().unwrap();
+        assert_eq!(load(dir.path()), State::default());
+        let mut s = State::default();
+        s.steps.entry("03".into()).or_default().hints_shown = 2;
+        save(dir.path(), &s).unwrap();
+        assert_eq!(load(dir.path()), s);
+        std::fs::write(path(dir.path()), "not json").unwrap();
+        assert_eq!(load(dir.path()), State::default());
+    }
+
+    #[test]
+    fn the_hash_changes_with_the_content() {
+        let dir = tempfile::tempdir().unwrap();
+        let f = dir.path().join("a");
+        std::fs::write(&f, "x").unwrap();
+        let a = source_hash(&f);
+        std::fs::write(&f, "y").unwrap();
+        assert_ne!(a, source_hash(&f));
+    }
+}
