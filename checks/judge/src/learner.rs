@@ -255,9 +255,14 @@ pub fn reset(root: &Path, step: Option<&str>) -> u8 {
             }
         }
     };
-    let backup = root
-        .join(".lab/backups")
-        .join(format!("lib.rs.{}", state::now()));
+    let stamp = state::now();
+    let backup = (0..)
+        .map(|n| match n {
+            0 => root.join(format!(".lab/backups/lib.rs.{stamp}")),
+            n => root.join(format!(".lab/backups/lib.rs.{stamp}-{n}")),
+        })
+        .find(|p| !p.exists())
+        .unwrap_or_default();
     let saved = std::fs::create_dir_all(root.join(".lab/backups"))
         .and_then(|()| std::fs::write(&backup, &current));
     if let Err(e) = saved.and_then(|()| std::fs::write(&lib, new)) {
