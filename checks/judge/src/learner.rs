@@ -258,12 +258,12 @@ pub fn reset(root: &Path, step: Option<&str>) -> u8 {
     let stamp = state::now();
     let backup = (0..)
         .map(|n| match n {
-            0 => root.join(format!(".lab/backups/lib.rs.{stamp}")),
-            n => root.join(format!(".lab/backups/lib.rs.{stamp}-{n}")),
+            0 => state::dir(root).join(format!("backups/lib.rs.{stamp}")),
+            n => state::dir(root).join(format!("backups/lib.rs.{stamp}-{n}")),
         })
         .find(|p| !p.exists())
         .unwrap_or_default();
-    let saved = std::fs::create_dir_all(root.join(".lab/backups"))
+    let saved = std::fs::create_dir_all(state::dir(root).join("backups"))
         .and_then(|()| std::fs::write(&backup, &current));
     if let Err(e) = saved.and_then(|()| std::fs::write(&lib, new)) {
         eprintln!("lab: {}", tr("error.kit", &[("what", &e)]));
@@ -337,5 +337,37 @@ mod tests {
         );
         assert!(status_lines(&st, "xyz", 1_180)[1].contains("changed"));
         assert!(lines[0].contains("not started"));
+    }
+}
+
+#[cfg(test)]
+mod text_tests {
+    use super::*;
+
+    #[test]
+    fn every_step_has_a_text_and_the_same_hints_in_both_languages() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/steps");
+        for (step, function) in STEPS {
+            let mut counts = Vec::new();
+            for lang in ["en", "zh"] {
+                let text =
+                    std::fs::read_to_string(root.join(lang).join(format!("{step}.md"))).unwrap();
+                assert!(
+                    text.lines().next().unwrap_or("").contains(function),
+                    "{lang}/{step}.md title"
+                );
+                assert!(
+                    text.contains(&format!("checks/{step}-contract.sh")),
+                    "{lang}/{step}.md names its check"
+                );
+                let h = std::fs::read_to_string(root.join(lang).join(format!("{step}-hints.md")))
+                    .unwrap();
+                counts.push(hints(&h).len());
+            }
+            assert!(
+                counts[0] >= 3 && counts[0] == counts[1],
+                "step {step}: hint counts {counts:?}"
+            );
+        }
     }
 }

@@ -74,33 +74,43 @@ fn scenario_text(s: &Scenario) -> String {
         float(s.timeout.0),
         s.maximum
     );
-    out += &format!("    clock starts at {}", float(s.start.0));
+    out += &format!(
+        "    {}",
+        tr("scenario.clock", &[("start", &float(s.start.0))])
+    );
     if s.gap.0 != 0.0 {
-        out += &format!(
-            ", then jumps by {} right after the first reading",
-            float(s.gap.0)
-        );
+        out += &tr("scenario.gap", &[("gap", &float(s.gap.0))]);
     }
     out += "\n";
     for (i, r) in s.replies.iter().enumerate() {
-        out += &format!(
-            "    send #{}: Response {{ status: {}, retry_after: {}, body: {:?} }} after {} s\n",
-            i + 1,
+        let response = format!(
+            "Response {{ status: {}, retry_after: {}, body: {:?} }}",
             r.status,
             opt_str(&r.retry_after),
-            r.body,
-            float(r.cost.0)
+            r.body
         );
+        let args: [(&str, &dyn std::fmt::Display); 3] = [
+            ("n", &(i + 1)),
+            ("response", &response),
+            ("cost", &float(r.cost.0)),
+        ];
+        out += &format!("    {}\n", tr("scenario.send", &args));
     }
     out += &format!(
-        "    later sends: status 200 after {} s\n",
-        float(s.fallback.cost.0)
+        "    {}\n",
+        tr("scenario.later", &[("cost", &float(s.fallback.cost.0))])
     );
     let list =
         |xs: &[lab_api::wire::F64]| xs.iter().map(|x| float(x.0)).collect::<Vec<_>>().join(", ");
-    out += &format!("    random_fraction() returns: [{}]", list(&s.fractions));
+    out += &format!(
+        "    {}",
+        tr("scenario.fractions", &[("list", &list(&s.fractions))])
+    );
     if s.oversleep.iter().any(|x| x.0 != 0.0) {
-        out += &format!("\n    sleeps overrun by: [{}]", list(&s.oversleep));
+        out += &format!(
+            "\n    {}",
+            tr("scenario.oversleep", &[("list", &list(&s.oversleep))])
+        );
     }
     out
 }
@@ -162,7 +172,10 @@ pub fn timeline(
     let rows = events.len().max(trace.events.len());
     let mut lines = vec![
         format!("    {}", t("timeline.title")),
-        format!("      #  {e_head:<38}{g_head}"),
+        format!(
+            "      #  {e_head}{}{g_head}",
+            " ".repeat(38usize.saturating_sub(display_width(&e_head)))
+        ),
     ];
     let mut marked = false;
     for i in 0..rows {
@@ -250,14 +263,26 @@ fn crashed(exit: &Exit, stderr: &str) -> String {
 }
 
 /// One failing case: input, expected, got (and for step 08 the timelines).
+/// Columns a terminal gives `text`: East Asian wide characters take two.
+pub fn display_width(text: &str) -> usize {
+    text.chars()
+        .map(|c| {
+            if ('\u{1100}'..='\u{ffdc}').contains(&c) && !c.is_ascii() {
+                2
+            } else {
+                1
+            }
+        })
+        .sum()
+}
+
 pub fn failure(check: &Check, f: &Fault, step: &str, function: &str, limits: &Limits) -> String {
-    let mut out = format!("  {}:    {}\n", t("fail.input"), call(&check.call));
-    out += &format!("  {}: {}\n", t("fail.expected"), expected(&check.expect));
-    out += &format!(
-        "  {}:      {}",
-        t("fail.got"),
-        fault(f, step, function, limits)
-    );
+    let labels = [t("fail.input"), t("fail.expected"), t("fail.got")];
+    let width = labels.iter().map(|l| display_width(l)).max().unwrap_or(0);
+    let label = |l: &str| format!("  {l}:{}", " ".repeat(width - display_width(l) + 1));
+    let mut out = format!("{}{}\n", label(&labels[0]), call(&check.call));
+    out += &format!("{}{}\n", label(&labels[1]), expected(&check.expect));
+    out += &format!("{}{}", label(&labels[2]), fault(f, step, function, limits));
     if let (Expect::Trace { events, ending }, Fault::Wrong(Value::Trace { trace })) =
         (&check.expect, f)
     {

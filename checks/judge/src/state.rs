@@ -27,8 +27,13 @@ pub struct StepState {
     pub hints_shown: usize,
 }
 
+/// Where the state lives: LAB_STATE_DIR when set (tests), else `.lab/`.
+pub fn dir(root: &Path) -> PathBuf {
+    std::env::var_os("LAB_STATE_DIR").map_or_else(|| root.join(".lab"), PathBuf::from)
+}
+
 fn path(root: &Path) -> PathBuf {
-    root.join(".lab").join("state.json")
+    dir(root).join("state.json")
 }
 
 pub fn load(root: &Path) -> State {
