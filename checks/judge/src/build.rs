@@ -65,6 +65,15 @@ pub fn first_errors(stderr: &str, lines: usize) -> String {
     out.join("\n")
 }
 
+/// Whether a failed build is the learner's: their crate did not compile, or
+/// the runner could not call it (signatures that differ from the contract).
+/// Anything else — a broken runner or api — is the kit's fault, never a zero
+/// for the learner.
+pub fn learners_fault(stderr: &str) -> bool {
+    stderr.contains("could not compile `student`")
+        || (stderr.contains("could not compile `lab-runner`") && stderr.contains("student::"))
+}
+
 fn cargo_build(dir: &Path, target: &Path, log_dir: &Path) -> Result<(), BuildError> {
     let mut cmd = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()));
     cmd.current_dir(dir)
@@ -74,9 +83,7 @@ fn cargo_build(dir: &Path, target: &Path, log_dir: &Path) -> Result<(), BuildErr
     let stderr = spawn::excerpt(&captured.stderr, 256 << 10);
     match exit {
         Exit::Success => Ok(()),
-        Exit::Failure(_)
-            if stderr.contains("error[") || stderr.contains("could not compile `student`") =>
-        {
+        Exit::Failure(_) if learners_fault(&stderr) => {
             Err(BuildError::DoesNotCompile(first_errors(&stderr, 40)))
         }
         other => Err(BuildError::Kit(format!(
@@ -185,6 +192,18 @@ pub fn runner_in_slot(root: &Path, name: &str, lib_rs: &[u8]) -> Result<Slot, Bu
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_the_learners_crate_or_its_signatures_make_a_build_their_fault() {
+        assert!(learners_fault(
+            "error[E0308]\nerror: could not compile `student` (lib)"
+        ));
+        let signature = "error[E0308]: mismatched types\n  --> checks/runner/src/call.rs:7:44\n   |  student::retryable(status)\nerror: could not compile `lab-runner`";
+        assert!(learners_fault(signature));
+        let kit = "error[E0063]: missing field `times`\n --> checks/runner/src/world.rs\nerror: could not compile `lab-runner`";
+        assert!(!learners_fault(kit));
+        assert!(!learners_fault("error: failed to load manifest"));
+    }
 
     #[test]
     fn first_errors_keeps_error_blocks_and_drops_warnings() {

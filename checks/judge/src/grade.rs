@@ -60,8 +60,11 @@ pub fn weights(root: &Path) -> Result<BTreeMap<String, u32>, String> {
 pub fn resolve(paths: &[PathBuf]) -> Result<Vec<Submission>, String> {
     let mut seen = BTreeMap::new();
     for path in paths {
-        if !path.is_dir() {
+        if !path.exists() {
             return Err(tr("error.missing_folder", &[("path", &path.display())]));
+        }
+        if !path.is_dir() {
+            return Err(tr("error.not_a_folder", &[("path", &path.display())]));
         }
         let lib = subject_lib(path)?;
         let name = path

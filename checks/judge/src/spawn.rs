@@ -7,6 +7,7 @@ use std::io;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicI32, Ordering};
 use std::time::{Duration, Instant};
 
 /// How a supervised child ended.
@@ -64,22 +65,70 @@ pub struct Watch {
     pub output_cap: u64,
 }
 
-fn start(cmd: &mut Command, dir: &Path, tag: &str) -> io::Result<(Child, Captured)> {
+/// Process groups alive right now, so that a judge stopped by Ctrl-C or
+/// SIGTERM kills them on its way out (they are not in the terminal's
+/// foreground group and would not get the signal themselves).
+static LIVE_GROUPS: [AtomicI32; 64] = [const { AtomicI32::new(0) }; 64];
+
+fn register(pgid: i32) -> Option<usize> {
+    LIVE_GROUPS.iter().position(|slot| {
+        slot.compare_exchange(0, pgid, Ordering::SeqCst, Ordering::SeqCst)
+            .is_ok()
+    })
+}
+
+extern "C" fn on_stop_signal(signal: libc::c_int) {
+    for slot in &LIVE_GROUPS {
+        let pgid = slot.load(Ordering::SeqCst);
+        if pgid > 0 {
+            // SAFETY: kill(2) is async-signal-safe.
+            unsafe {
+                libc::kill(-pgid, libc::SIGKILL);
+            }
+        }
+    }
+    // SAFETY: restoring the default action and re-raising are async-signal-safe.
+    unsafe {
+        libc::signal(signal, libc::SIG_DFL);
+        libc::raise(signal);
+    }
+}
+
+/// Installs the Ctrl-C / SIGTERM / SIGHUP handler that kills live groups.
+pub fn kill_children_on_stop() {
+    let handler = on_stop_signal as extern "C" fn(libc::c_int) as libc::sighandler_t;
+    for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
+        // SAFETY: installing a handler that only does async-signal-safe work.
+        unsafe {
+            libc::signal(signal, handler);
+        }
+    }
+}
+
+fn start(cmd: &mut Command, dir: &Path, tag: &str) -> io::Result<(Child, Captured, Option<usize>)> {
     let captured = Captured {
         stdout: dir.join(format!("{tag}.stdout")),
         stderr: dir.join(format!("{tag}.stderr")),
     };
-    let child = cmd
-        .stdin(Stdio::null())
+    cmd.stdin(Stdio::null())
         .stdout(File::create(&captured.stdout)?)
         .stderr(File::create(&captured.stderr)?)
-        .process_group(0)
-        .spawn()?;
-    Ok((child, captured))
+        .process_group(0);
+    // SAFETY: prctl is async-signal-safe; it asks Linux to kill the child
+    // if the judge's spawning thread dies, even by SIGKILL.
+    unsafe {
+        cmd.pre_exec(|| {
+            libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+            Ok(())
+        });
+    }
+    let child = cmd.spawn()?;
+    let slot = register(child.id() as i32);
+    Ok((child, captured, slot))
 }
 
 /// Kills the child's whole process group, then reaps the child.
-fn kill_group(child: &mut Child) {
+fn kill_group(child: &mut Child, slot: Option<usize>) {
     // SAFETY: kill(2) with a negative pid signals the group the child leads;
     // the group id is the child's pid because of process_group(0).
     unsafe {
@@ -87,6 +136,9 @@ fn kill_group(child: &mut Child) {
     }
     let _ = child.kill();
     let _ = child.wait();
+    if let Some(i) = slot {
+        LIVE_GROUPS[i].store(0, Ordering::SeqCst);
+    }
 }
 
 fn exit_of(status: std::process::ExitStatus) -> Exit {
@@ -108,7 +160,7 @@ pub fn supervise(
     watch: Watch,
     mut progress: impl FnMut() -> bool,
 ) -> io::Result<(Exit, Captured)> {
-    let (mut child, captured) = start(cmd, dir, tag)?;
+    let (mut child, captured, slot) = start(cmd, dir, tag)?;
     let mut last_progress = Instant::now();
     let mut pause = Duration::from_micros(200);
     let exit = loop {
@@ -133,7 +185,7 @@ pub fn supervise(
         std::thread::sleep(pause);
         pause = (pause * 2).min(Duration::from_millis(5));
     };
-    kill_group(&mut child);
+    kill_group(&mut child, slot);
     Ok((exit, captured))
 }
 
