@@ -13,7 +13,12 @@ if ! command -v cargo >/dev/null 2>&1; then
 fi
 
 build_judge() {
-  local log
+  local log bin="$CARGO_TARGET_DIR/debug/lab-judge"
+  # Fast path: nothing the judge is built from is newer than the judge.
+  if [ -x "$bin" ] && [ -z "$(find Cargo.toml Cargo.lock checks/api checks/judge/src \
+      checks/judge/Cargo.toml fixtures/cases fixtures/i18n -newer "$bin" -print -quit 2>/dev/null)" ]; then
+    return 0
+  fi
   log=$(mktemp)
   if ! cargo build --quiet -p lab-judge 2>"$log"; then
     echo "lab: the kit's checker failed to build (this is not your code):" >&2

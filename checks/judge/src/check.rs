@@ -69,6 +69,16 @@ pub fn run(root: &Path, args: &CheckArgs) -> u8 {
         &[("seed", &seed), ("command", &rerun_command(args, seed))],
     );
     println!("{seed_line}");
+    // The suites are built while cargo compiles the runner.
+    let steps = args.steps.clone();
+    let started = std::time::Instant::now();
+    let preparing = std::thread::Builder::new()
+        .name("prepare".into())
+        .spawn(move || {
+            let p = crate::evaluate::prepare(&steps, seed);
+            crate::timing("suites prepared", started);
+            p
+        });
     // Holds the slot's lock (if any) until the run is over.
     let mut slot = None;
     let runner = match &args.subject {
@@ -88,6 +98,7 @@ pub fn run(root: &Path, args: &CheckArgs) -> u8 {
             }
         },
     };
+    crate::timing("runner built", started);
     let runner = match runner {
         Ok(r) => r,
         Err(BuildError::DoesNotCompile(errors)) => {
@@ -108,13 +119,25 @@ pub fn run(root: &Path, args: &CheckArgs) -> u8 {
             return status::KIT_ERROR;
         }
     };
-    let results = match crate::evaluate::evaluate(&runner, &args.steps, seed, args.limits) {
+    let prepared = match preparing
+        .map_err(|e| e.to_string())
+        .and_then(|t| t.join().map_err(|_| "suite building panicked".to_string()))
+    {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("lab: {}", tr("error.kit", &[("what", &e)]));
+            return status::KIT_ERROR;
+        }
+    };
+    let parallel = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let results = match crate::evaluate::run_prepared(&runner, prepared, args.limits, parallel) {
         Ok(r) => r,
         Err(e) => {
             eprintln!("lab: {}", tr("error.kit", &[("what", &e)]));
             return status::KIT_ERROR;
         }
     };
+    crate::timing("suites run", started);
     drop(slot);
     if args.subject.is_none() {
         remember(root, &results);

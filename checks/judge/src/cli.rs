@@ -27,6 +27,7 @@ pub struct SelftestArgs {
 pub enum Command {
     Check(CheckArgs),
     Grade(crate::grade::GradeArgs),
+    Bench(crate::bench::BenchArgs),
     Handout(PathBuf),
     Selftest(SelftestArgs),
     Show(&'static str),
@@ -109,6 +110,23 @@ pub fn parse(args: &[String]) -> Result<Cli, String> {
             }
         }
         Some("status") => Command::Status,
+        Some("bench") => {
+            let mut b = crate::bench::BenchArgs {
+                quick: false,
+                runs: 5,
+                target: None,
+            };
+            let mut it = rest[1..].iter();
+            while let Some(a) = it.next() {
+                match a.as_str() {
+                    "--quick" => b.quick = true,
+                    "--runs" => b.runs = count(a, value(&mut it, a)?)? as usize,
+                    "--target-dir" => b.target = Some(PathBuf::from(value(&mut it, a)?)),
+                    other => return Err(tr("error.unknown_option", &[("option", &other)])),
+                }
+            }
+            Command::Bench(b)
+        }
         Some("watch") => {
             let mut max_checks = None;
             let mut forwarded = Vec::new();

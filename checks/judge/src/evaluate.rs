@@ -26,30 +26,81 @@ impl StepResult {
     }
 }
 
+/// A suite with the random ids of its cases, ready to run.
+pub struct Prepared {
+    pub suite: Suite,
+    pub ids: Vec<String>,
+}
+
+/// Builds the suites of `steps` (no process is started).
+pub fn prepare(steps: &[&'static str], seed: u64) -> Vec<Prepared> {
+    steps
+        .iter()
+        .map(|step| {
+            let suite = suites::build(step, seed);
+            let count: usize = suite.clauses.iter().map(|c| c.checks.len()).sum();
+            let mut g = Gen::fork(seed, &format!("ids-{step}"));
+            let ids = (0..count).map(|_| g.id("c")).collect();
+            Prepared { suite, ids }
+        })
+        .collect()
+}
+
+fn run_one(runner: &Path, p: Prepared, limits: Limits) -> io::Result<StepResult> {
+    let started = std::time::Instant::now();
+    let run = session::run(runner, &p.suite, &p.ids, limits)?;
+    crate::timing(&format!("suite {} ran", p.suite.step), started);
+    let verdicts = p
+        .suite
+        .clauses
+        .iter()
+        .zip(&run.got)
+        .map(|(clause, got)| clause_verdict(&clause.checks, got, SHOWN_PER_CLAUSE))
+        .collect();
+    Ok(StepResult {
+        suite: p.suite,
+        run,
+        verdicts,
+    })
+}
+
+/// Runs prepared suites, `parallel` runner processes at a time; results
+/// come back in step order.
+pub fn run_prepared(
+    runner: &Path,
+    prepared: Vec<Prepared>,
+    limits: Limits,
+    parallel: usize,
+) -> io::Result<Vec<StepResult>> {
+    let count = prepared.len();
+    let queue = std::sync::Mutex::new(prepared.into_iter().enumerate().collect::<Vec<_>>());
+    let results = std::sync::Mutex::new(Vec::with_capacity(count));
+    std::thread::scope(|scope| {
+        for _ in 0..parallel.clamp(1, count.max(1)) {
+            scope.spawn(|| loop {
+                let next = queue
+                    .lock()
+                    .ok()
+                    .and_then(|mut q| (!q.is_empty()).then(|| q.remove(0)));
+                let Some((i, p)) = next else { break };
+                let result = run_one(runner, p, limits);
+                if let Ok(mut r) = results.lock() {
+                    r.push((i, result));
+                }
+            });
+        }
+    });
+    let mut results = results.into_inner().unwrap_or_default();
+    results.sort_by_key(|(i, _)| *i);
+    results.into_iter().map(|(_, r)| r).collect()
+}
+
+/// Builds and runs the suites of `steps`, one runner process at a time.
 pub fn evaluate(
     runner: &Path,
     steps: &[&'static str],
     seed: u64,
     limits: Limits,
 ) -> io::Result<Vec<StepResult>> {
-    let mut results = Vec::new();
-    for step in steps {
-        let suite = suites::build(step, seed);
-        let count: usize = suite.clauses.iter().map(|c| c.checks.len()).sum();
-        let mut g = Gen::fork(seed, &format!("ids-{step}"));
-        let ids: Vec<String> = (0..count).map(|_| g.id("c")).collect();
-        let run = session::run(runner, &suite, &ids, limits)?;
-        let verdicts = suite
-            .clauses
-            .iter()
-            .zip(&run.got)
-            .map(|(clause, got)| clause_verdict(&clause.checks, got, SHOWN_PER_CLAUSE))
-            .collect();
-        results.push(StepResult {
-            suite,
-            run,
-            verdicts,
-        });
-    }
-    Ok(results)
+    run_prepared(runner, prepare(steps, seed), limits, 1)
 }

@@ -8,6 +8,7 @@
 //! writes its machine formats, `handout` exports the learner's kit,
 //! `selftest` proves the checker.
 
+mod bench;
 mod build;
 mod catalog;
 mod check;
@@ -38,6 +39,13 @@ pub mod status {
     pub const USAGE: u8 = 2;
     pub const DOES_NOT_COMPILE: u8 = 3;
     pub const KIT_ERROR: u8 = 4;
+}
+
+/// With LAB_TIMING set, says on stderr how long a phase took (for bench work).
+pub fn timing(what: &str, since: std::time::Instant) {
+    if std::env::var_os("LAB_TIMING").is_some() {
+        eprintln!("timing: {what}: {:.3} s", since.elapsed().as_secs_f64());
+    }
 }
 
 /// The kit's root: LAB_ROOT (set by lab.sh), else the nearest folder upwards
@@ -88,11 +96,29 @@ fn main() -> ExitCode {
         cli::Command::Selftest(args) => selftest::run(&root, &args),
         cli::Command::Grade(args) => grade::run(&root, &args),
         cli::Command::Handout(dir) => handout::run(&root, &dir),
+        cli::Command::Bench(args) => bench::run(&root, &args),
         cli::Command::Show(step) => learner::show(&root, step),
         cli::Command::Hint { step, all } => learner::hint(&root, step, all),
         cli::Command::Status => learner::status(&root),
         cli::Command::Watch { check, max_checks } => learner::watch(&root, &check, max_checks),
         cli::Command::Reset(step) => learner::reset(&root, step),
     };
+    report_peak_memory();
     ExitCode::from(code)
+}
+
+/// For `lab.sh bench`: the judge's own peak resident memory, in KiB, written
+/// to LAB_PEAK_FILE when that is set.
+fn report_peak_memory() {
+    let Some(path) = std::env::var_os("LAB_PEAK_FILE") else {
+        return;
+    };
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    let kib = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok());
+    if let Some(kib) = kib {
+        let _ = std::fs::write(path, kib.to_string());
+    }
 }

@@ -4,7 +4,7 @@
 
 use crate::spawn::{self, Exit, Watch};
 use crate::suites::Suite;
-use lab_api::wire::{Case, Header, Observed, Outcome, PROTOCOL};
+use lab_api::wire::{self, Case, Header, Observed, PROTOCOL};
 use std::io::{self, Read, Write};
 use std::path::Path;
 use std::process::Command;
@@ -66,31 +66,32 @@ struct Tail {
 }
 
 impl Tail {
+    /// The complete lines that arrived since the last call (linear time:
+    /// the consumed prefix is dropped once, not line by line).
     fn lines(&mut self) -> Vec<String> {
-        let mut buf = Vec::new();
-        let _ = self.file.read_to_end(&mut buf);
-        self.pending.extend_from_slice(&buf);
+        let _ = self.file.read_to_end(&mut self.pending);
         let mut lines = Vec::new();
-        while let Some(end) = self.pending.iter().position(|&b| b == b'\n') {
-            let line: Vec<u8> = self.pending.drain(..=end).collect();
-            lines.push(String::from_utf8_lossy(&line[..end]).into_owned());
+        let mut start = 0;
+        while let Some(len) = self.pending[start..].iter().position(|&b| b == b'\n') {
+            lines.push(String::from_utf8_lossy(&self.pending[start..start + len]).into_owned());
+            start += len + 1;
         }
+        self.pending.drain(..start);
         lines
     }
 }
 
 pub fn run(runner: &Path, suite: &Suite, ids: &[String], limits: Limits) -> io::Result<SuiteRun> {
+    let t0 = std::time::Instant::now();
     let dir = tempfile::Builder::new().prefix("retry-lab-").tempdir()?;
     let mut place = Vec::new(); // flat index -> (clause, check)
     let cases_path = dir.path().join("cases.jsonl");
     {
         let mut out = io::BufWriter::new(std::fs::File::create(&cases_path)?);
-        serde_json::to_writer(
-            &mut out,
-            &Header {
-                protocol: PROTOCOL.into(),
-            },
-        )?;
+        let header = Header {
+            protocol: PROTOCOL.into(),
+        };
+        out.write_all(wire::to_line(&header).as_bytes())?;
         out.write_all(b"\n")?;
         for (c, clause) in suite.clauses.iter().enumerate() {
             for (k, check) in clause.checks.iter().enumerate() {
@@ -98,7 +99,7 @@ pub fn run(runner: &Path, suite: &Suite, ids: &[String], limits: Limits) -> io::
                     id: ids[place.len()].clone(),
                     call: check.call.clone(),
                 };
-                serde_json::to_writer(&mut out, &case)?;
+                out.write_all(wire::to_line(&case).as_bytes())?;
                 out.write_all(b"\n")?;
                 place.push((c, k));
             }
@@ -106,6 +107,7 @@ pub fn run(runner: &Path, suite: &Suite, ids: &[String], limits: Limits) -> io::
         out.flush()?;
     }
     let n = place.len();
+    crate::timing(&format!("cases of {} written", suite.step), t0);
     let mut got: Vec<Option<Got>> = vec![None; n];
     let deadline = Instant::now() + limits.suite;
     let (mut next, mut runners, mut printed) = (0, 0, 0);
@@ -140,7 +142,7 @@ pub fn run(runner: &Path, suite: &Suite, ids: &[String], limits: Limits) -> io::
                         ));
                         continue;
                     }
-                    match serde_json::from_str::<Outcome>(line) {
+                    match wire::parse_outcome(line) {
                         Ok(o) if o.id == ids[pos] => got[pos] = Some(Got::Observed(o.observed)),
                         Ok(o) => {
                             forged = Some((
@@ -158,6 +160,7 @@ pub fn run(runner: &Path, suite: &Suite, ids: &[String], limits: Limits) -> io::
             },
         )?;
         runners += 1;
+        crate::timing(&format!("runner {runners} of {} ended", suite.step), t0);
         printed += captured.bytes();
         let bad = match (&forged, exit.clone()) {
             (None, Exit::Success) if pos == n => break,

@@ -7,7 +7,7 @@
 mod call;
 mod world;
 
-use lab_api::wire::{Case, Header, Observed, Outcome, PROTOCOL};
+use lab_api::wire::{self, Observed, Outcome, PROTOCOL};
 use std::cell::RefCell;
 use std::io::{BufRead, BufReader, Write};
 use std::panic::{self, AssertUnwindSafe};
@@ -41,7 +41,7 @@ fn run() -> Result<(), String> {
         .next()
         .ok_or("empty cases file")?
         .map_err(|e| e.to_string())?;
-    let header: Header = serde_json::from_str(&header).map_err(|e| format!("bad header: {e}"))?;
+    let header = wire::parse_header(&header).map_err(|e| format!("bad header: {e}"))?;
     if header.protocol != PROTOCOL {
         return Err(format!("protocol {} is not {PROTOCOL}", header.protocol));
     }
@@ -63,13 +63,13 @@ fn run() -> Result<(), String> {
     }));
     for line in lines.skip(from) {
         let line = line.map_err(|e| e.to_string())?;
-        let case: Case = serde_json::from_str(&line).map_err(|e| format!("bad case: {e}"))?;
+        let case = wire::parse_case(&line).map_err(|e| format!("bad case: {e}"))?;
         let observed = observe(case.call);
         let outcome = Outcome {
             id: case.id,
             observed,
         };
-        let mut text = serde_json::to_string(&outcome).map_err(|e| e.to_string())?;
+        let mut text = wire::to_line(&outcome);
         text.push('\n');
         out.write_all(text.as_bytes()).map_err(|e| e.to_string())?;
         out.flush().map_err(|e| e.to_string())?;
