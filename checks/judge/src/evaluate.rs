@@ -30,6 +30,7 @@ impl StepResult {
 pub struct Prepared {
     pub suite: Suite,
     pub ids: Vec<String>,
+    pub cases: io::Result<session::CasesFile>,
 }
 
 /// Builds the suites of `steps` (no process is started).
@@ -40,15 +41,16 @@ pub fn prepare(steps: &[&'static str], seed: u64) -> Vec<Prepared> {
             let suite = suites::build(step, seed);
             let count: usize = suite.clauses.iter().map(|c| c.checks.len()).sum();
             let mut g = Gen::fork(seed, &format!("ids-{step}"));
-            let ids = (0..count).map(|_| g.id("c")).collect();
-            Prepared { suite, ids }
+            let ids: Vec<String> = (0..count).map(|_| g.id("c")).collect();
+            let cases = session::write_cases(&suite, &ids);
+            Prepared { suite, ids, cases }
         })
         .collect()
 }
 
 fn run_one(runner: &Path, p: Prepared, limits: Limits) -> io::Result<StepResult> {
     let started = std::time::Instant::now();
-    let run = session::run(runner, &p.suite, &p.ids, limits)?;
+    let run = session::run(runner, &p.suite, &p.cases?, &p.ids, limits)?;
     crate::timing(&format!("suite {} ran", p.suite.step), started);
     let verdicts = p
         .suite

@@ -81,8 +81,16 @@ impl Tail {
     }
 }
 
-pub fn run(runner: &Path, suite: &Suite, ids: &[String], limits: Limits) -> io::Result<SuiteRun> {
-    let t0 = std::time::Instant::now();
+/// A suite's cases written to disk, ready for runners.
+pub struct CasesFile {
+    dir: tempfile::TempDir,
+    path: std::path::PathBuf,
+    /// Flat case index -> (clause, check).
+    place: Vec<(usize, usize)>,
+}
+
+/// Writes the cases file of a suite (done while the runner still compiles).
+pub fn write_cases(suite: &Suite, ids: &[String]) -> io::Result<CasesFile> {
     let dir = tempfile::Builder::new().prefix("retry-lab-").tempdir()?;
     let mut place = Vec::new(); // flat index -> (clause, check)
     let cases_path = dir.path().join("cases.jsonl");
@@ -106,11 +114,30 @@ pub fn run(runner: &Path, suite: &Suite, ids: &[String], limits: Limits) -> io::
         }
         out.flush()?;
     }
+    Ok(CasesFile {
+        dir,
+        path: cases_path,
+        place,
+    })
+}
+
+pub fn run(
+    runner: &Path,
+    suite: &Suite,
+    cases: &CasesFile,
+    ids: &[String],
+    limits: Limits,
+) -> io::Result<SuiteRun> {
+    let t0 = Instant::now();
+    let (dir, cases_path, place) = (&cases.dir, &cases.path, &cases.place);
     let n = place.len();
-    crate::timing(&format!("cases of {} written", suite.step), t0);
     let mut got: Vec<Option<Got>> = vec![None; n];
     let deadline = Instant::now() + limits.suite;
     let (mut next, mut runners, mut printed) = (0, 0, 0);
+    // After a fast runner dies, its last outcomes may be lost: the cases from
+    // the first missing one are rerun by a careful runner, which pins the
+    // crash on its exact case.
+    let mut careful = false;
     while next < n {
         let outcomes = dir.path().join(format!("outcomes-{runners}.jsonl"));
         std::fs::File::create(&outcomes)?;
@@ -121,7 +148,10 @@ pub fn run(runner: &Path, suite: &Suite, ids: &[String], limits: Limits) -> io::
         let mut pos = next;
         let mut forged: Option<(usize, String)> = None;
         let mut cmd = Command::new(runner);
-        cmd.arg(&cases_path).arg(&outcomes).arg(next.to_string());
+        cmd.arg(cases_path).arg(&outcomes).arg(next.to_string());
+        if careful {
+            cmd.arg("careful");
+        }
         let watch = Watch {
             idle: limits.case,
             deadline,
@@ -174,6 +204,13 @@ pub fn run(runner: &Path, suite: &Suite, ids: &[String], limits: Limits) -> io::
                 let why = captured.stderr_excerpt(2048);
                 return Err(io::Error::other(why.trim().to_string()));
             }
+            (None, Exit::Failure(_) | Exit::Signalled(_) | Exit::Success | Exit::Flood)
+                if !careful =>
+            {
+                careful = true;
+                next = pos;
+                continue;
+            }
             (None, exit) => {
                 got[pos] = Some(match exit {
                     Exit::CaseTimeLimit | Exit::OverallTimeLimit => Got::TimedOut,
@@ -193,6 +230,7 @@ pub fn run(runner: &Path, suite: &Suite, ids: &[String], limits: Limits) -> io::
         if exit == Exit::OverallTimeLimit {
             break;
         }
+        careful = false;
         let clause = place[bad].0;
         next = bad + 1;
         while next < n && place[next].0 == clause {

@@ -1,15 +1,17 @@
 //! The runner: `lab-runner CASES OUTCOMES FROM`.
 //!
 //! Reads the cases file, calls the learner's functions for cases FROM.., and
-//! appends one flushed outcome line per case. It reports, it never judges:
+//! appends one outcome line per case (see `sink` for when lines are flushed;
+//! `careful` flushes each one). It reports, it never judges:
 //! every expectation lives in the judge, in another process.
 
 mod call;
+mod sink;
 mod world;
 
 use lab_api::wire::{self, Observed, Outcome, PROTOCOL};
 use std::cell::RefCell;
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader};
 use std::panic::{self, AssertUnwindSafe};
 use std::process::ExitCode;
 
@@ -29,8 +31,10 @@ fn main() -> ExitCode {
 
 fn run() -> Result<(), String> {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let [cases, outcomes, from] = args.as_slice() else {
-        return Err("usage: lab-runner CASES OUTCOMES FROM".into());
+    let (cases, outcomes, from, careful) = match args.as_slice() {
+        [cases, outcomes, from] => (cases, outcomes, from, false),
+        [cases, outcomes, from, mode] if mode == "careful" => (cases, outcomes, from, true),
+        _ => return Err("usage: lab-runner CASES OUTCOMES FROM [careful]".into()),
     };
     let from: usize = from
         .parse()
@@ -45,11 +49,12 @@ fn run() -> Result<(), String> {
     if header.protocol != PROTOCOL {
         return Err(format!("protocol {} is not {PROTOCOL}", header.protocol));
     }
-    let mut out = std::fs::OpenOptions::new()
+    let file = std::fs::OpenOptions::new()
         .append(true)
         .create(true)
         .open(outcomes)
         .map_err(|e| format!("cannot open {outcomes}: {e}"))?;
+    let mut out = sink::Sink::new(file, careful).map_err(|e| e.to_string())?;
     // Panics are reported as outcomes; the default hook would only add noise.
     panic::set_hook(Box::new(|info| {
         let message = match info.payload().downcast_ref::<&str>() {
@@ -71,10 +76,9 @@ fn run() -> Result<(), String> {
         };
         let mut text = wire::to_line(&outcome);
         text.push('\n');
-        out.write_all(text.as_bytes()).map_err(|e| e.to_string())?;
-        out.flush().map_err(|e| e.to_string())?;
+        out.line(text.as_bytes()).map_err(|e| e.to_string())?;
     }
-    Ok(())
+    out.finish().map_err(|e| e.to_string())
 }
 
 fn observe(call: lab_api::wire::Call) -> Observed {
