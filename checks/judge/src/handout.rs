@@ -8,8 +8,9 @@ use std::io;
 use std::path::Path;
 
 /// Paths (relative to the kit's root) that never go into a handout.
-pub const WITHHELD: [&str; 11] = [
+pub const WITHHELD: [&str; 12] = [
     ".git",
+    ".lab",
     "target",
     "solutions",
     "fixtures/mutants",

@@ -62,6 +62,19 @@ impl Gen {
     }
 }
 
+/// A secret nobody can guess, for one runner (not part of any verdict).
+pub fn nonce() -> String {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    let mixed = nanos
+        ^ (u64::from(std::process::id()) << 40)
+        ^ COUNTER.fetch_add(1, Ordering::SeqCst).rotate_left(20);
+    Gen::new(mixed).id("")
+}
+
 /// A seed for a run that was given none.
 pub fn fresh_seed() -> u64 {
     let nanos = std::time::SystemTime::now()

@@ -152,6 +152,10 @@ pub fn run(
         if careful {
             cmd.arg("careful");
         }
+        let token = crate::rng::nonce();
+        let token_file = dir.path().join(format!("token-{runners}"));
+        std::fs::write(&token_file, &token)?;
+        cmd.env("LAB_RUNNER_TOKEN_FILE", &token_file);
         let watch = Watch {
             idle: limits.case,
             deadline,
@@ -199,7 +203,9 @@ pub fn run(
                 *at
             }
             (None, Exit::Failure(RUNNER_ERROR))
-                if captured.stderr_excerpt(64).starts_with("lab-runner:") =>
+                if captured
+                    .stderr_excerpt(256)
+                    .starts_with(&format!("lab-runner {token}:")) =>
             {
                 let why = captured.stderr_excerpt(2048);
                 return Err(io::Error::other(why.trim().to_string()));

@@ -20,10 +20,18 @@ thread_local! {
 }
 
 fn main() -> ExitCode {
+    // The judge's secret for this runner, read and deleted before any learner
+    // code runs: only the runner itself can then sign its own failures, so a
+    // submission cannot pass its crash off as a broken kit.
+    let token = std::env::var_os("LAB_RUNNER_TOKEN_FILE").map_or_else(String::new, |path| {
+        let token = std::fs::read_to_string(&path).unwrap_or_default();
+        let _ = std::fs::remove_file(&path);
+        token
+    });
     match run() {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("lab-runner: {e}");
+            eprintln!("lab-runner {token}: {e}");
             ExitCode::from(70)
         }
     }
