@@ -144,14 +144,20 @@ pub fn run(root: &Path, args: &CheckArgs) -> u8 {
     }
     let (passed, failed) = crate::console::report(&results, &args.limits);
     println!();
-    println!(
-        "{}",
-        if failed == 0 {
-            t("run.all_passed")
-        } else {
-            t("run.next_step")
+    let first_open = results.iter().find(|r| {
+        !r.verdicts
+            .iter()
+            .all(crate::verdict::ClauseVerdict::is_pass)
+    });
+    let advice = match first_open {
+        None => t("run.all_passed"),
+        Some(r) if r.not_started() => {
+            let n = r.suite.step.trim_start_matches('0');
+            tr("run.start_step", &[("step", &r.suite.step), ("n", &n)])
         }
-    );
+        Some(_) => t("run.next_step"),
+    };
+    println!("{advice}");
     println!("{seed_line}");
     println!("{passed} passed, {failed} failed");
     if failed == 0 {

@@ -19,6 +19,12 @@ pub fn failure_text(result: &StepResult, clause: usize, limits: &Limits) -> Opti
     let suite = &result.suite;
     match &result.verdicts[clause] {
         ClauseVerdict::Passed { .. } => None,
+        // Said once per step; its other clauses point back to it.
+        ClauseVerdict::NotImplemented
+            if result.verdicts[..clause].contains(&ClauseVerdict::NotImplemented) =>
+        {
+            Some(tr("fault.todo_again", &[("step", &suite.step)]))
+        }
         ClauseVerdict::NotImplemented => Some(tr(
             "fault.todo",
             &[("step", &suite.step), ("function", &suite.function)],
