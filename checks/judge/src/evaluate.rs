@@ -3,8 +3,9 @@
 
 use crate::rng::Gen;
 use crate::session::{self, Limits, SuiteRun};
-use crate::suites::{self, Suite};
-use crate::verdict::{clause_verdict, ClauseVerdict};
+use crate::shrink;
+use crate::suites::{self, Check, Clause, Suite};
+use crate::verdict::{clause_verdict, judge, ClauseVerdict, Fault};
 use std::io;
 use std::path::Path;
 
@@ -29,6 +30,7 @@ impl StepResult {
 /// A suite with the random ids of its cases, ready to run.
 pub struct Prepared {
     pub suite: Suite,
+    pub seed: u64,
     pub ids: Vec<String>,
     pub cases: io::Result<session::CasesFile>,
 }
@@ -43,7 +45,12 @@ pub fn prepare(steps: &[&'static str], seed: u64) -> Vec<Prepared> {
             let mut g = Gen::fork(seed, &format!("ids-{step}"));
             let ids: Vec<String> = (0..count).map(|_| g.id("c")).collect();
             let cases = session::write_cases(&suite, &ids);
-            Prepared { suite, ids, cases }
+            Prepared {
+                suite,
+                seed,
+                ids,
+                cases,
+            }
         })
         .collect()
 }
@@ -59,11 +66,13 @@ fn run_one(runner: &Path, p: Prepared, limits: Limits) -> io::Result<StepResult>
         .zip(&run.got)
         .map(|(clause, got)| clause_verdict(&clause.checks, got, SHOWN_PER_CLAUSE))
         .collect();
-    Ok(StepResult {
+    let mut result = StepResult {
         suite: p.suite,
         run,
         verdicts,
-    })
+    };
+    shrink_failures(runner, &mut result, p.seed, limits)?;
+    Ok(result)
 }
 
 /// Runs prepared suites, `parallel` runner processes at a time; results
@@ -95,6 +104,68 @@ pub fn run_prepared(
     let mut results = results.into_inner().unwrap_or_default();
     results.sort_by_key(|(i, _)| *i);
     results.into_iter().map(|(_, r)| r).collect()
+}
+
+/// Replaces the first failure of every failing random clause by the
+/// simplest input found that still fails the same way (see `shrink`).
+fn shrink_failures(
+    runner: &Path,
+    result: &mut StepResult,
+    seed: u64,
+    limits: Limits,
+) -> io::Result<()> {
+    for c in 0..result.suite.clauses.len() {
+        let key = result.suite.clauses[c].key.clone();
+        let ClauseVerdict::Failed { faults, .. } = &result.verdicts[c] else {
+            continue;
+        };
+        let Some((i, fault)) = faults.first().cloned() else {
+            continue;
+        };
+        if !key.ends_with("/random") || !matches!(fault, Fault::Wrong(_) | Fault::Panicked(_)) {
+            continue;
+        }
+        let mut current = result.suite.clauses[c].checks[i].call.clone();
+        let mut best: Option<(Check, Fault)> = None;
+        for round in 0..shrink::ROUNDS {
+            let checks = shrink::round(&current);
+            if checks.is_empty() {
+                break;
+            }
+            let mini = Suite {
+                step: result.suite.step,
+                function: result.suite.function,
+                clauses: vec![Clause {
+                    key: key.clone(),
+                    checks: checks.clone(),
+                }],
+            };
+            let mut g = Gen::fork(seed, &format!("shrink-{key}-{round}"));
+            let ids: Vec<String> = checks.iter().map(|_| g.id("s")).collect();
+            let cases = session::write_cases(&mini, &ids)?;
+            let run = session::run(runner, &mini, &cases, &ids, limits)?;
+            let found = checks
+                .iter()
+                .zip(&run.got[0])
+                .find_map(|(k, g)| match judge(k, g) {
+                    Some(f @ (Fault::Wrong(_) | Fault::Panicked(_))) => Some((k.clone(), f)),
+                    _ => None,
+                });
+            let Some((check, f)) = found else { break };
+            current = check.call.clone();
+            best = Some((check, f));
+        }
+        if let (Some((check, f)), ClauseVerdict::Failed { faults, total }) =
+            (best, &mut result.verdicts[c])
+        {
+            let clause = &mut result.suite.clauses[c];
+            clause.checks.push(check);
+            faults.insert(0, (clause.checks.len() - 1, f));
+            faults.truncate(SHOWN_PER_CLAUSE);
+            *total += 1;
+        }
+    }
+    Ok(())
 }
 
 /// Builds and runs the suites of `steps`, one runner process at a time.

@@ -24,6 +24,7 @@ mod report;
 mod rng;
 mod selftest;
 mod session;
+mod shrink;
 mod spawn;
 mod state;
 mod suites;
