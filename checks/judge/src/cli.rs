@@ -36,6 +36,8 @@ pub enum Command {
         all: bool,
     },
     Status,
+    /// `lab.sh try [--subject PATH]`: step 08 against a real local server.
+    Try(Option<PathBuf>),
     Watch {
         check: CheckArgs,
         max_checks: Option<usize>,
@@ -110,6 +112,16 @@ pub fn parse(args: &[String]) -> Result<Cli, String> {
             }
         }
         Some("status") => Command::Status,
+        Some("try") => match &rest[1..] {
+            [] => Command::Try(None),
+            [flag, path] if flag == "--subject" => Command::Try(Some(PathBuf::from(path))),
+            _ => {
+                return Err(tr(
+                    "error.missing_value",
+                    &[("option", &"try [--subject PATH]")],
+                ))
+            }
+        },
         Some("bench") => {
             let mut b = crate::bench::BenchArgs {
                 quick: false,

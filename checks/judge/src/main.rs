@@ -18,6 +18,7 @@ mod evaluate;
 mod grade;
 mod handout;
 mod learner;
+mod live;
 mod oracle;
 mod render;
 mod report;
@@ -101,6 +102,7 @@ fn main() -> ExitCode {
         cli::Command::Show(step) => learner::show(&root, step),
         cli::Command::Hint { step, all } => learner::hint(&root, step, all),
         cli::Command::Status => learner::status(&root),
+        cli::Command::Try(subject) => live::run(&root, subject.as_deref()),
         cli::Command::Watch { check, max_checks } => learner::watch(&root, &check, max_checks),
         cli::Command::Reset(step) => learner::reset(&root, step),
     };

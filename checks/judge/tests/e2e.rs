@@ -19,7 +19,8 @@ fn copy_tree(from: &Path, to: &Path) {
     for entry in std::fs::read_dir(from).unwrap() {
         let entry = entry.unwrap();
         let name = entry.file_name();
-        if name == "target" || name == ".git" {
+        // What a fresh clone would not have.
+        if name == "target" || name == ".git" || name == ".lab" {
             continue;
         }
         let (src, dst) = (entry.path(), to.join(&name));
@@ -599,5 +600,84 @@ fn a_handout_builds_and_its_checks_fail_on_the_stubs() {
         r.code, 2,
         "selftest needs the instructor's kit: {}{}",
         r.stdout, r.stderr
+    );
+}
+
+#[test]
+fn try_runs_execute_against_a_real_local_server() {
+    let (kit, _serial) = kit();
+    let r = run(
+        kit.path(),
+        "lab.sh",
+        &["try", "--subject", "solutions/src/lib.rs"],
+        BUILD,
+    );
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    for words in [
+        "<- 503, Retry-After: 1",
+        "sleep(1.000)",
+        "<- 429",
+        "<- 200",
+        "result: Ok(200",
+        "request #3",
+    ] {
+        assert!(
+            r.stdout.contains(words),
+            "wanted {words:?} in\n{}",
+            r.stdout
+        );
+    }
+    assert!(!r.stdout.contains("request #4"), "{}", r.stdout);
+    let stubs = run(kit.path(), "lab.sh", &["try"], BUILD);
+    assert!(
+        stubs.stdout.contains("step 08 is not implemented yet"),
+        "{}",
+        stubs.stdout
+    );
+}
+
+#[test]
+fn reset_restores_one_stub_with_a_backup_and_watch_checks_once() {
+    let (kit, _serial) = kit();
+    let lib = kit.path().join("student/src/lib.rs");
+    std::fs::copy(kit.path().join("solutions/src/lib.rs"), &lib).unwrap();
+    let r = run(kit.path(), "lab.sh", &["reset", "4"], QUICK);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    let text = std::fs::read_to_string(&lib).unwrap();
+    assert_eq!(
+        text.matches("todo!(").count(),
+        1,
+        "only backoff is a stub again"
+    );
+    assert!(text.contains("todo!(\"step 04"), "{text}");
+    let backups: Vec<_> = std::fs::read_dir(kit.path().join(".lab/backups"))
+        .unwrap()
+        .collect();
+    assert_eq!(backups.len(), 1);
+    let r = run(
+        kit.path(),
+        "lab.sh",
+        &["watch", "3", "4", "--max-checks", "1"],
+        BUILD,
+    );
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    assert!(r.stdout.contains("5 passed, 5 failed"), "{}", r.stdout);
+    let status = run(kit.path(), "lab.sh", &["status"], QUICK).stdout;
+    let line = |step: &str| {
+        status
+            .lines()
+            .find(|l| l.starts_with(step))
+            .unwrap_or("")
+            .to_string()
+    };
+    assert!(
+        line("03").contains("passed") && line("04").contains("not started"),
+        "{status}"
+    );
+    let r = run(kit.path(), "lab.sh", &["reset", "--all"], QUICK);
+    assert_eq!(r.code, 0);
+    assert_eq!(
+        std::fs::read(&lib).unwrap(),
+        std::fs::read(kit.path().join("fixtures/pristine/lib.rs")).unwrap()
     );
 }

@@ -6,6 +6,7 @@
 //! every expectation lives in the judge, in another process.
 
 mod call;
+mod live;
 mod sink;
 mod world;
 
@@ -39,6 +40,11 @@ fn main() -> ExitCode {
 
 fn run() -> Result<(), String> {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if let [mode, address] = args.as_slice() {
+        if mode == "try" {
+            return live::run(address);
+        }
+    }
     let (cases, outcomes, from, careful) = match args.as_slice() {
         [cases, outcomes, from] => (cases, outcomes, from, false),
         [cases, outcomes, from, mode] if mode == "careful" => (cases, outcomes, from, true),

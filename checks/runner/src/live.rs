@@ -1,0 +1,126 @@
+//! `lab-runner try ADDRESS`: the learner's `execute` against a real HTTP
+//! server, through a real socket, with a real monotonic clock, real sleeps
+//! and a real random source. A demonstration of how the injected functions
+//! map onto the world; nothing here is judged.
+
+use lab_api::{ExecuteError, Options, Response};
+use std::io::{Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::time::{Duration, Instant};
+
+/// What `send` returns when the budget runs out on the wire: the budget is
+/// spent, like a gateway timing out.
+fn client_timeout(what: &str) -> Response {
+    Response {
+        status: 504,
+        retry_after: None,
+        body: format!("client: {what}"),
+    }
+}
+
+fn parse(raw: &[u8]) -> Response {
+    let text = String::from_utf8_lossy(raw);
+    let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+    let mut lines = head.lines();
+    let status = lines
+        .next()
+        .and_then(|l| l.split_whitespace().nth(1))
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(502);
+    let retry_after = lines
+        .filter_map(|l| l.split_once(':'))
+        .find(|(name, _)| name.trim().eq_ignore_ascii_case("retry-after"))
+        .map(|(_, value)| value.trim().to_string());
+    Response {
+        status,
+        retry_after,
+        body: body.to_string(),
+    }
+}
+
+/// One GET over a fresh connection, within `timeout` seconds.
+fn get(addr: SocketAddr, timeout: f64) -> Response {
+    if !(timeout.is_finite() && timeout > 0.0) {
+        return client_timeout("no time left to send");
+    }
+    let limit = Duration::from_secs_f64(timeout.min(3600.0));
+    let deadline = Instant::now() + limit;
+    let mut stream = match TcpStream::connect_timeout(&addr, limit) {
+        Ok(s) => s,
+        Err(e) => return client_timeout(&format!("connect failed: {e}")),
+    };
+    let request = format!("GET / HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n");
+    if let Err(e) = stream.write_all(request.as_bytes()) {
+        return client_timeout(&format!("write failed: {e}"));
+    }
+    let mut raw = Vec::new();
+    let mut buf = [0u8; 4096];
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        if left.is_zero() || stream.set_read_timeout(Some(left)).is_err() {
+            return client_timeout("the response did not arrive within the time left");
+        }
+        match stream.read(&mut buf) {
+            Ok(0) => return parse(&raw),
+            Ok(n) => raw.extend_from_slice(&buf[..n]),
+            Err(_) => return client_timeout("the response did not arrive within the time left"),
+        }
+    }
+}
+
+pub fn run(address: &str) -> Result<(), String> {
+    let addr: SocketAddr = address
+        .parse()
+        .map_err(|_| format!("bad address {address:?}"))?;
+    let start = Instant::now();
+    let at = move || start.elapsed().as_secs_f64();
+    let mut seed =
+        (start.elapsed().as_nanos() as u64) ^ 0x9e37_79b9_7f4a_7c15 ^ u64::from(std::process::id());
+    let options = Options {
+        method: "GET",
+        key: None,
+        timeout: 5.0,
+        maximum: 4,
+    };
+    println!("client: execute(GET http://{addr}/, timeout 5.0 s, at most 4 sends)");
+    let mut send = |timeout: f64| {
+        println!("  t={:6.3}  send(timeout = {timeout:.3})", at());
+        let r = get(addr, timeout);
+        let ra = r
+            .retry_after
+            .as_deref()
+            .map_or(String::new(), |v| format!(", Retry-After: {v}"));
+        println!("  t={:6.3}    <- {}{ra}", at(), r.status);
+        r
+    };
+    let mut clock = || at();
+    let mut sleep = |seconds: f64| {
+        println!("  t={:6.3}  sleep({seconds:.3})", at());
+        if seconds.is_finite() && seconds > 0.0 {
+            std::thread::sleep(Duration::from_secs_f64(seconds.min(60.0)));
+        }
+    };
+    let mut fraction = || {
+        // xorshift64*: any fraction in [0, 1) will do for a demonstration.
+        seed ^= seed >> 12;
+        seed ^= seed << 25;
+        seed ^= seed >> 27;
+        let f = (seed.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 11) as f64 / (1u64 << 53) as f64;
+        println!("  t={:6.3}  random_fraction() = {f:.3}", at());
+        f
+    };
+    let result = student::execute(&mut send, &mut clock, &mut sleep, options, &mut fraction);
+    match result {
+        Ok(r) => println!(
+            "  t={:6.3}  result: Ok({}, body {:?})",
+            at(),
+            r.status,
+            r.body
+        ),
+        Err(ExecuteError::Timeout) => println!("  t={:6.3}  result: Err(Timeout)", at()),
+        Err(ExecuteError::InvalidArgument(e)) => {
+            println!("  t={:6.3}  result: Err(InvalidArgument({:?}))", at(), e.0)
+        }
+    }
+    Ok(())
+}
