@@ -20,22 +20,11 @@ pub struct BenchArgs {
 
 const LIMIT: Duration = Duration::from_secs(900);
 
-fn copy_tree(from: &Path, to: &Path) -> std::io::Result<()> {
-    std::fs::create_dir_all(to)?;
-    for entry in std::fs::read_dir(from)? {
-        let entry = entry?;
-        let name = entry.file_name();
-        if name == "target" || name == ".git" || name == ".lab" || name == "grades" {
-            continue;
-        }
-        let dest = to.join(&name);
-        if entry.file_type()?.is_dir() {
-            copy_tree(&entry.path(), &dest)?;
-        } else {
-            std::fs::copy(entry.path(), dest)?;
-        }
-    }
-    Ok(())
+/// What a fresh clone would not have.
+fn not_in_a_clone(rel: &Path) -> bool {
+    [".git", "target", ".lab", "grades"]
+        .iter()
+        .any(|n| rel == Path::new(n))
 }
 
 /// Runs a command in `dir` with `target`, returning its wall time.
@@ -115,7 +104,7 @@ fn measure(root: &Path, args: &BenchArgs) -> Result<Vec<(String, String, String,
     let runs = if args.quick { 1 } else { args.runs.max(5) };
     let work = tempfile::tempdir().map_err(|e| e.to_string())?;
     let kit = work.path().join("kit");
-    copy_tree(root, &kit).map_err(|e| e.to_string())?;
+    crate::files::copy_tree(root, &kit, &not_in_a_clone).map_err(|e| e.to_string())?;
     std::fs::copy(
         kit.join("solutions/src/lib.rs"),
         kit.join("student/src/lib.rs"),
@@ -167,7 +156,7 @@ fn measure(root: &Path, args: &BenchArgs) -> Result<Vec<(String, String, String,
         None
     } else {
         let fresh = work.path().join("fresh");
-        copy_tree(root, &fresh).map_err(|e| e.to_string())?;
+        crate::files::copy_tree(root, &fresh, &not_in_a_clone).map_err(|e| e.to_string())?;
         let cold_target = work.path().join("cold-target");
         Some(timed(
             &fresh,

@@ -7,6 +7,7 @@ use crate::catalog::tr;
 use crate::check::subject_lib;
 use crate::console;
 use crate::evaluate::{evaluate, StepResult};
+use crate::files::write_atomically;
 use crate::report::{
     self, Build, ClassReport, ClauseReport, ClauseStatus, StepReport, StepStatus, SubmissionReport,
 };
@@ -222,16 +223,6 @@ fn grade_one(
     })
 }
 
-/// Writes a file through a temporary name, so readers never see half of it.
-pub fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
-    if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir)?;
-    }
-    let tmp = path.with_extension("tmp-writing");
-    std::fs::write(&tmp, text)?;
-    std::fs::rename(&tmp, path)
-}
-
 fn write_submission(out: &Path, s: &SubmissionReport, seed: &str) -> std::io::Result<()> {
     let dir = out.join(&s.name);
     write_atomically(&dir.join("result.json"), &report::kit::result_json(s, seed))?;
@@ -425,20 +416,6 @@ pub fn run(root: &Path, args: &GradeArgs) -> u8 {
     status::PASSED
 }
 
-fn copy_dir(from: &Path, to: &Path) -> std::io::Result<()> {
-    std::fs::create_dir_all(to)?;
-    for entry in std::fs::read_dir(from)? {
-        let entry = entry?;
-        let dest = to.join(entry.file_name());
-        if entry.file_type()?.is_dir() {
-            copy_dir(&entry.path(), &dest)?;
-        } else {
-            std::fs::copy(entry.path(), dest)?;
-        }
-    }
-    Ok(())
-}
-
 fn merge(args: &GradeArgs) -> u8 {
     let mut merged: Option<report::summary::SummaryFile> = None;
     for dir in &args.merge {
@@ -464,7 +441,8 @@ fn merge(args: &GradeArgs) -> u8 {
         for s in &file.submissions {
             let from = dir.join(&s.name);
             if !same_dir && from.is_dir() {
-                if let Err(e) = copy_dir(&from, &args.out.join(&s.name)) {
+                if let Err(e) = crate::files::copy_tree(&from, &args.out.join(&s.name), &|_| false)
+                {
                     eprintln!("lab: {}", tr("error.kit", &[("what", &e)]));
                     return status::KIT_ERROR;
                 }

@@ -23,27 +23,6 @@ pub const WITHHELD: [&str; 12] = [
     "grades",
 ];
 
-fn copy(root: &Path, rel: &Path, to: &Path) -> io::Result<()> {
-    let from = root.join(rel);
-    if WITHHELD.iter().any(|w| rel == Path::new(w)) {
-        return Ok(());
-    }
-    let meta = std::fs::symlink_metadata(&from)?;
-    if meta.is_dir() {
-        std::fs::create_dir_all(to.join(rel))?;
-        let mut names: Vec<_> = std::fs::read_dir(&from)?
-            .filter_map(|e| e.ok().map(|e| e.file_name()))
-            .collect();
-        names.sort();
-        for name in names {
-            copy(root, &rel.join(name), to)?;
-        }
-    } else if meta.is_file() {
-        std::fs::copy(&from, to.join(rel))?;
-    }
-    Ok(())
-}
-
 /// The workspace manifest without the withheld crates.
 pub fn handout_manifest(text: &str) -> String {
     text.lines()
@@ -74,7 +53,9 @@ pub fn run(root: &Path, dir: &Path) -> u8 {
     }
     let result = (|| -> io::Result<()> {
         std::fs::create_dir_all(dir)?;
-        copy(root, Path::new(""), dir)?;
+        crate::files::copy_tree(root, dir, &|rel| {
+            WITHHELD.iter().any(|w| rel == Path::new(w))
+        })?;
         let manifest = std::fs::read_to_string(root.join("Cargo.toml"))?;
         std::fs::write(dir.join("Cargo.toml"), handout_manifest(&manifest))?;
         std::fs::copy(

@@ -15,6 +15,7 @@ mod check;
 mod cli;
 mod console;
 mod evaluate;
+mod files;
 mod grade;
 mod handout;
 mod learner;

@@ -259,11 +259,7 @@ pub fn run(root: &Path, args: &SelftestArgs) -> u8 {
     for result in rx {
         match result {
             Ok(f) => {
-                let mark = if f.ok { "ok  " } else { "FAIL" };
-                println!(
-                    "{mark} {:<12} {:<44} {}",
-                    f.subject.kind, f.subject.name, f.detail
-                );
+                print_finding(&f);
                 findings.push(f);
             }
             Err(e) => {
@@ -279,11 +275,7 @@ pub fn run(root: &Path, args: &SelftestArgs) -> u8 {
         match grade_sample_class(root, seed) {
             Ok(class) => {
                 for f in class {
-                    let mark = if f.ok { "ok  " } else { "FAIL" };
-                    println!(
-                        "{mark} {:<12} {:<44} {}",
-                        f.subject.kind, f.subject.name, f.detail
-                    );
+                    print_finding(&f);
                     findings.push(f);
                 }
             }
@@ -365,6 +357,14 @@ fn grade_sample_class(root: &Path, seed: u64) -> Result<Vec<Finding>, String> {
             }
         })
         .collect())
+}
+
+fn print_finding(f: &Finding) {
+    let mark = if f.ok { "ok  " } else { "FAIL" };
+    println!(
+        "{mark} {:<12} {:<44} {}",
+        f.subject.kind, f.subject.name, f.detail
+    );
 }
 
 fn print_scores(findings: &[Finding]) {

@@ -45,7 +45,7 @@ pub fn load(root: &Path) -> State {
 
 pub fn save(root: &Path, state: &State) -> std::io::Result<()> {
     let text = serde_json::to_string_pretty(state).map_err(std::io::Error::other)?;
-    crate::grade::write_atomically(&path(root), &(text + "\n"))
+    crate::files::write_atomically(&path(root), &(text + "\n"))
 }
 
 /// FNV-1a of a file's bytes, as hex; empty when unreadable.
