@@ -1,4 +1,4 @@
-//! Shrinking: when a random case of steps 02–07 fails, simpler inputs are
+//! Shrinking: when a random case of steps 02–08 fails, simpler inputs are
 //! tried in its place (fewer digits, zeros and ones, canonical spellings),
 //! and the simplest one that still fails is shown first. "Simpler" means a
 //! shorter Rust call, so shrinking always ends.
@@ -6,7 +6,7 @@
 use crate::oracle;
 use crate::render;
 use crate::suites::{Check, Expect};
-use lab_api::wire::{Call, F64};
+use lab_api::wire::{Call, Scenario, F64};
 
 /// How many rounds of candidates are tried at most.
 pub const ROUNDS: usize = 12;
@@ -43,6 +43,40 @@ fn simpler_texts(text: &str) -> Vec<String> {
         out.push(shorter.into_iter().collect());
     }
     out.retain(|c| c != text);
+    out
+}
+
+/// Simpler worlds for a failing scenario: fewer replies, no oversleep, no
+/// gap, round times and fractions, a smaller attempt limit. Every one is
+/// still a world in which a correct `execute` ends (replies run out into the
+/// final 200).
+fn simpler_scenarios(s: &Scenario) -> Vec<Scenario> {
+    let mut out = Vec::new();
+    let mut with = |change: &dyn Fn(&mut Scenario)| {
+        let mut t = s.clone();
+        change(&mut t);
+        if t != *s {
+            out.push(t);
+        }
+    };
+    with(&|t| {
+        t.replies.pop();
+    });
+    with(&|t| t.oversleep.iter_mut().for_each(|x| *x = F64(0.0)));
+    with(&|t| t.gap = F64(0.0));
+    with(&|t| t.start = F64(0.0));
+    with(&|t| t.timeout = F64(t.timeout.0.ceil()));
+    with(&|t| t.maximum = t.maximum.min(t.replies.len() as u32 + 1).max(1));
+    for k in 0..s.replies.len() {
+        with(&|t| t.replies[k].cost = F64((t.replies[k].cost.0 * 4.0).round() / 4.0));
+        with(&|t| t.replies[k].retry_after = None);
+    }
+    for k in 0..s.fractions.len() {
+        for f in [0.0, 1.0, 0.5] {
+            with(&|t| t.fractions[k] = F64(f));
+        }
+    }
+    with(&|t| t.fallback.cost = F64(0.25));
     out
 }
 
@@ -178,8 +212,13 @@ pub fn candidates(call: &Call) -> Vec<Call> {
                 });
             }
         }
-        // Statuses are already minimal; scenarios are shown as generated.
-        Call::Retryable { .. } | Call::Execute { .. } => {}
+        Call::Execute { scenario } => {
+            for s in simpler_scenarios(scenario) {
+                out.push(Call::Execute { scenario: s });
+            }
+        }
+        // Statuses are already minimal.
+        Call::Retryable { .. } => {}
     }
     let size = render::call(call).len();
     out.retain(|c| render::call(c).len() < size);
@@ -212,7 +251,11 @@ pub fn expect(call: &Call) -> Option<Expect> {
             wait,
             budget,
         } => Expect::Bool(oracle::can_attempt(*attempts, *maximum, wait.0, budget.0)),
-        Call::Retryable { .. } | Call::Execute { .. } => return None,
+        Call::Execute { scenario } => {
+            let (events, ending) = oracle::execute(scenario);
+            Expect::Trace { events, ending }
+        }
+        Call::Retryable { .. } => return None,
     })
 }
 
