@@ -57,6 +57,11 @@ pub enum Call {
     Retryable {
         status: u16,
     },
+    /// Several statuses in one case (step 01's exhaustive sweep); answered
+    /// with [`Value::Bools`] in the same order.
+    RetryableMany {
+        statuses: Vec<u16>,
+    },
     ReplaySafe {
         method: String,
         key: Option<String>,
@@ -151,6 +156,10 @@ pub enum Observed {
 pub enum Value {
     Bool {
         value: bool,
+    },
+    /// The answers to a `RetryableMany`, in order.
+    Bools {
+        values: Vec<bool>,
     },
     Float {
         value: F64,

@@ -33,6 +33,7 @@ fn opt_str(s: &Option<String>) -> String {
 pub fn call(c: &Call) -> String {
     match c {
         Call::Retryable { status } => format!("retryable({status})"),
+        Call::RetryableMany { statuses } => format!("retryable(s) for s in {statuses:?}"),
         Call::ReplaySafe { method, key } => format!("replay_safe({method:?}, {})", opt_str(key)),
         Call::Remaining { deadline, now } => {
             format!("remaining({}, {})", float(deadline.0), float(now.0))
@@ -129,6 +130,7 @@ pub fn expected(e: &Expect) -> String {
 pub fn value(v: &Value) -> String {
     match v {
         Value::Bool { value } => value.to_string(),
+        Value::Bools { values } => format!("{values:?}"),
         Value::Float { value } => float(value.0),
         Value::Checked { ok: Some(x) } => format!("Ok({})", float(x.0)),
         Value::Checked { ok: None } => t("fail.err"),

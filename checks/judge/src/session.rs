@@ -4,7 +4,7 @@
 
 use crate::spawn::{self, Exit, Watch};
 use crate::suites::Suite;
-use lab_api::wire::{self, Case, Header, Observed, PROTOCOL};
+use lab_api::wire::{self, Call, Case, Header, Observed, Value, PROTOCOL};
 use std::io::{self, Read, Write};
 use std::path::Path;
 use std::process::Command;
@@ -81,46 +81,143 @@ impl Tail {
     }
 }
 
+/// Most statuses one `RetryableMany` case carries.
+const BATCH: usize = 512;
+
 /// A suite's cases written to disk, ready for runners.
 pub struct CasesFile {
     dir: tempfile::TempDir,
     path: std::path::PathBuf,
-    /// Flat case index -> (clause, check).
-    place: Vec<(usize, usize)>,
+    /// Per case: the flat indices of the checks it answers.
+    covers: Vec<std::ops::Range<usize>>,
+    /// Per case: whether it is a batch (answered with `Value::Bools`).
+    batch: Vec<bool>,
+    /// Per case: its clause, for skipping the rest after a bad case.
+    clause: Vec<usize>,
+    /// Per case: the id its outcome must echo.
+    ids: Vec<String>,
 }
 
 /// Writes the cases file of a suite (done while the runner still compiles).
+/// Consecutive `retryable` checks of one clause travel as batches; every
+/// other check is one case.
 pub fn write_cases(suite: &Suite, ids: &[String]) -> io::Result<CasesFile> {
-    let dir = tempfile::Builder::new().prefix("retry-lab-").tempdir()?;
-    let mut place = Vec::new(); // flat index -> (clause, check)
-    let cases_path = dir.path().join("cases.jsonl");
-    {
-        let mut out = io::BufWriter::new(std::fs::File::create(&cases_path)?);
-        let header = Header {
-            protocol: PROTOCOL.into(),
-        };
-        out.write_all(wire::to_line(&header).as_bytes())?;
-        out.write_all(b"\n")?;
-        for (c, clause) in suite.clauses.iter().enumerate() {
-            for (k, check) in clause.checks.iter().enumerate() {
-                let case = Case {
-                    id: ids[place.len()].clone(),
-                    call: check.call.clone(),
-                };
-                out.write_all(wire::to_line(&case).as_bytes())?;
-                out.write_all(b"\n")?;
-                place.push((c, k));
-            }
-        }
-        out.flush()?;
-    }
-    Ok(CasesFile {
-        dir,
-        path: cases_path,
-        place,
-    })
+    write_selected(suite, ids, true, &|_| true)
 }
 
+/// Appends cases to a cases file and records what each one covers.
+struct Writer<'a> {
+    out: io::BufWriter<std::fs::File>,
+    file: CasesFile,
+    ids: &'a [String],
+    /// A batch being gathered: (clause, first check, statuses).
+    pending: Option<(usize, usize, Vec<u16>)>,
+}
+
+impl Writer<'_> {
+    fn emit(
+        &mut self,
+        case: Case,
+        covers: std::ops::Range<usize>,
+        batch: bool,
+        clause: usize,
+    ) -> io::Result<()> {
+        self.out.write_all(wire::to_line(&case).as_bytes())?;
+        self.out.write_all(b"\n")?;
+        self.file.ids.push(case.id);
+        self.file.covers.push(covers);
+        self.file.batch.push(batch);
+        self.file.clause.push(clause);
+        Ok(())
+    }
+
+    fn flush_batch(&mut self) -> io::Result<()> {
+        if let Some((clause, first, statuses)) = self.pending.take() {
+            let covers = first..first + statuses.len();
+            let case = Case {
+                id: self.ids[first].clone(),
+                call: Call::RetryableMany { statuses },
+            };
+            self.emit(case, covers, true, clause)?;
+        }
+        Ok(())
+    }
+
+    /// Adds `status` (check `i` of clause `c`) to the batch, starting a new
+    /// one when it cannot join the current one.
+    fn batch(&mut self, c: usize, i: usize, status: u16) -> io::Result<()> {
+        let joins = matches!(&self.pending, Some((pc, first, st)) if *pc == c && first + st.len() == i && st.len() < BATCH);
+        if !joins {
+            self.flush_batch()?;
+            self.pending = Some((c, i, Vec::new()));
+        }
+        if let Some((_, _, st)) = &mut self.pending {
+            st.push(status);
+        }
+        Ok(())
+    }
+}
+
+fn write_selected(
+    suite: &Suite,
+    ids: &[String],
+    batching: bool,
+    wanted: &dyn Fn(usize) -> bool,
+) -> io::Result<CasesFile> {
+    let dir = tempfile::Builder::new().prefix("retry-lab-").tempdir()?;
+    let path = dir.path().join(if batching {
+        "cases-batched.jsonl"
+    } else {
+        "cases-single.jsonl"
+    });
+    let out = io::BufWriter::new(std::fs::File::create(&path)?);
+    let file = CasesFile {
+        dir,
+        path,
+        covers: Vec::new(),
+        batch: Vec::new(),
+        clause: Vec::new(),
+        ids: Vec::new(),
+    };
+    let mut w = Writer {
+        out,
+        file,
+        ids,
+        pending: None,
+    };
+    w.out.write_all(
+        wire::to_line(&Header {
+            protocol: PROTOCOL.into(),
+        })
+        .as_bytes(),
+    )?;
+    w.out.write_all(b"\n")?;
+    let mut i = 0;
+    for (c, clause) in suite.clauses.iter().enumerate() {
+        for check in &clause.checks {
+            match (&check.call, batching && wanted(i)) {
+                _ if !wanted(i) => w.flush_batch()?,
+                (Call::Retryable { status }, true) => w.batch(c, i, *status)?,
+                _ => {
+                    w.flush_batch()?;
+                    let case = Case {
+                        id: ids[i].clone(),
+                        call: check.call.clone(),
+                    };
+                    w.emit(case, i..i + 1, false, c)?;
+                }
+            }
+            i += 1;
+        }
+    }
+    w.flush_batch()?;
+    w.out.flush()?;
+    Ok(w.file)
+}
+
+/// Runs a suite's cases. Batches that come back whole are spread over their
+/// checks; a batch that hung, crashed, panicked or answered out of shape is
+/// run again one status per case, so every fault lands on its exact input.
 pub fn run(
     runner: &Path,
     suite: &Suite,
@@ -128,11 +225,74 @@ pub fn run(
     ids: &[String],
     limits: Limits,
 ) -> io::Result<SuiteRun> {
-    let t0 = Instant::now();
-    let (dir, cases_path, place) = (&cases.dir, &cases.path, &cases.place);
+    let place: Vec<usize> = suite
+        .clauses
+        .iter()
+        .enumerate()
+        .flat_map(|(c, cl)| std::iter::repeat_n(c, cl.checks.len()))
+        .collect();
     let n = place.len();
-    let mut got: Vec<Option<Got>> = vec![None; n];
     let deadline = Instant::now() + limits.suite;
+    let batched = cases.batch.iter().any(|b| *b);
+    let (per_case, mut printed) = run_cases(runner, suite, cases, limits, deadline, !batched)?;
+    let mut got: Vec<Option<Got>> = vec![None; n];
+    let mut again = vec![false; n];
+    for (i, g) in per_case.into_iter().enumerate() {
+        let covers = cases.covers[i].clone();
+        if !cases.batch[i] {
+            got[covers.start] = g;
+            continue;
+        }
+        match g {
+            Some(Got::Observed(Observed::Returned {
+                value: Value::Bools { values },
+            })) if values.len() == covers.len() => {
+                for (k, value) in covers.zip(values) {
+                    got[k] = Some(Got::Observed(Observed::Returned {
+                        value: Value::Bool { value },
+                    }));
+                }
+            }
+            _ => covers.for_each(|k| again[k] = true),
+        }
+    }
+    if again.contains(&true) {
+        let singles = write_selected(suite, ids, false, &|i| again[i])?;
+        let (per_case, more) = run_cases(runner, suite, &singles, limits, deadline, true)?;
+        printed += more;
+        for (i, g) in per_case.into_iter().enumerate() {
+            got[singles.covers[i].start] = g;
+        }
+    }
+    let mut per_clause: Vec<Vec<Got>> = suite
+        .clauses
+        .iter()
+        .map(|c| Vec::with_capacity(c.checks.len()))
+        .collect();
+    for (i, g) in got.into_iter().enumerate() {
+        per_clause[place[i]].push(g.unwrap_or(Got::NotRun));
+    }
+    Ok(SuiteRun {
+        got: per_clause,
+        printed,
+    })
+}
+
+/// Runs the cases of a cases file in as many runners as it takes; returns
+/// what each case did (by case index) and the bytes printed. With
+/// `skip_clause`, the rest of a clause is skipped after a bad case.
+fn run_cases(
+    runner: &Path,
+    suite: &Suite,
+    cases: &CasesFile,
+    limits: Limits,
+    deadline: Instant,
+    skip_clause: bool,
+) -> io::Result<(Vec<Option<Got>>, u64)> {
+    let t0 = Instant::now();
+    let (dir, cases_path, ids) = (&cases.dir, &cases.path, &cases.ids);
+    let n = ids.len();
+    let mut got: Vec<Option<Got>> = vec![None; n];
     let (mut next, mut runners, mut printed) = (0, 0, 0);
     // After a fast runner dies, its last outcomes may be lost: the cases from
     // the first missing one are rerun by a careful runner, which pins the
@@ -237,23 +397,46 @@ pub fn run(
             break;
         }
         careful = false;
-        let clause = place[bad].0;
+        let clause = cases.clause[bad];
         next = bad + 1;
-        while next < n && place[next].0 == clause {
+        while skip_clause && next < n && cases.clause[next] == clause {
             got[next] = Some(Got::Skipped);
             next += 1;
         }
     }
-    let mut per_clause: Vec<Vec<Got>> = suite
-        .clauses
-        .iter()
-        .map(|c| Vec::with_capacity(c.checks.len()))
-        .collect();
-    for (i, g) in got.into_iter().enumerate() {
-        per_clause[place[i].0].push(g.unwrap_or(Got::NotRun));
+    Ok((got, printed))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn statuses_travel_in_batches_within_a_clause_and_singles_when_asked() {
+        let suite = crate::suites::build("01", 5);
+        let n: usize = suite.clauses.iter().map(|c| c.checks.len()).sum();
+        let ids: Vec<String> = (0..n).map(|i| format!("c{i}")).collect();
+        let batched = write_cases(&suite, &ids).unwrap();
+        assert!(
+            batched.covers.len() < n / 100,
+            "{} cases for {n} checks",
+            batched.covers.len()
+        );
+        // Every check is covered exactly once, in order, and no batch crosses a clause.
+        let mut next = 0;
+        for (k, r) in batched.covers.iter().enumerate() {
+            assert_eq!(r.start, next);
+            assert!(r.len() <= BATCH && batched.batch[k]);
+            next = r.end;
+        }
+        assert_eq!(next, n);
+        let first_clause = suite.clauses[0].checks.len();
+        assert!(batched
+            .covers
+            .iter()
+            .all(|r| r.end <= first_clause || r.start >= first_clause));
+        let singles = write_selected(&suite, &ids, false, &|i| i % 1000 == 0).unwrap();
+        assert_eq!(singles.covers.len(), n.div_ceil(1000));
+        assert!(singles.batch.iter().all(|b| !b) && singles.covers.iter().all(|r| r.len() == 1));
     }
-    Ok(SuiteRun {
-        got: per_clause,
-        printed,
-    })
 }

@@ -218,7 +218,7 @@ pub fn candidates(call: &Call) -> Vec<Call> {
             }
         }
         // Statuses are already minimal.
-        Call::Retryable { .. } => {}
+        Call::Retryable { .. } | Call::RetryableMany { .. } => {}
     }
     let size = render::call(call).len();
     out.retain(|c| render::call(c).len() < size);
@@ -255,7 +255,7 @@ pub fn expect(call: &Call) -> Option<Expect> {
             let (events, ending) = oracle::execute(scenario);
             Expect::Trace { events, ending }
         }
-        Call::Retryable { .. } => return None,
+        Call::Retryable { .. } | Call::RetryableMany { .. } => return None,
     })
 }
 

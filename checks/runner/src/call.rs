@@ -7,6 +7,9 @@ pub fn dispatch(call: Call) -> Observed {
         Call::Retryable { status } => Value::Bool {
             value: student::retryable(status),
         },
+        Call::RetryableMany { statuses } => Value::Bools {
+            values: statuses.into_iter().map(student::retryable).collect(),
+        },
         Call::ReplaySafe { method, key } => Value::Bool {
             value: student::replay_safe(&method, key.as_deref()),
         },
