@@ -8,7 +8,7 @@
 //! (what learner code prints is never shown). A step without clauses is shown
 //! as one test named after the step, so it cannot vanish.
 
-use super::{capped, Build, ClauseStatus, StepReport, StepStatus, SubmissionReport, MESSAGE_CAP};
+use super::{capped, Build, ClauseStatus, StepReport, SubmissionReport, MESSAGE_CAP};
 use serde::Serialize;
 
 #[derive(Serialize)]
@@ -64,12 +64,7 @@ pub fn results_json(s: &SubmissionReport) -> String {
 fn tests(step: &StepReport) -> Vec<Test> {
     let task_id = step.step.parse().ok();
     if step.clauses.is_empty() {
-        let status = match step.status {
-            StepStatus::Passed => ClauseStatus::Passed,
-            StepStatus::Failed => ClauseStatus::Failed,
-            StepStatus::NotStarted => ClauseStatus::NotImplemented,
-            StepStatus::NotBuilt => ClauseStatus::NotBuilt,
-        };
+        let status = step.status.as_clause();
         return vec![test(
             format!("{} {}", step.step, step.function),
             step.step.clone(),

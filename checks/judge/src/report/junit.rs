@@ -18,7 +18,7 @@
 //! other than tab, newline and carriage return; U+FFFE, U+FFFF) become U+FFFD.
 //! Messages are capped again with [`capped`] before escaping.
 
-use super::{capped, ClauseStatus, StepReport, StepStatus, SubmissionReport, MESSAGE_CAP};
+use super::{capped, ClauseStatus, StepReport, SubmissionReport, MESSAGE_CAP};
 use std::fmt::Write as _;
 
 /// What a non-passing test case carries.
@@ -113,12 +113,7 @@ fn counts<'a>(cases: impl Iterator<Item = &'a Case>) -> (usize, usize, usize) {
 
 fn cases(step: &StepReport, s: &SubmissionReport) -> Vec<Case> {
     if step.clauses.is_empty() {
-        let status = match step.status {
-            StepStatus::Passed => ClauseStatus::Passed,
-            StepStatus::Failed => ClauseStatus::Failed,
-            StepStatus::NotStarted => ClauseStatus::NotImplemented,
-            StepStatus::NotBuilt => ClauseStatus::NotBuilt,
-        };
+        let status = step.status.as_clause();
         return vec![Case {
             name: format!("{} {}", step.step, step.function),
             problem: problem(status, None, step, s),

@@ -65,6 +65,18 @@ pub enum StepStatus {
     NotBuilt,
 }
 
+impl StepStatus {
+    /// The status a step's clauses share when the step has no clauses.
+    pub fn as_clause(self) -> ClauseStatus {
+        match self {
+            StepStatus::Passed => ClauseStatus::Passed,
+            StepStatus::Failed => ClauseStatus::Failed,
+            StepStatus::NotStarted => ClauseStatus::NotImplemented,
+            StepStatus::NotBuilt => ClauseStatus::NotBuilt,
+        }
+    }
+}
+
 /// One step of one submission.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct StepReport {
