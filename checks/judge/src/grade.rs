@@ -17,7 +17,6 @@ use crate::suites::{self, STEPS};
 use crate::verdict::ClauseVerdict;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::sync::{mpsc, Arc, Mutex};
 use std::time::Instant;
 
 #[derive(Debug, Clone)]
@@ -289,62 +288,19 @@ pub fn grade_class(
     weights: &BTreeMap<String, u32>,
     mut on_done: impl FnMut(&SubmissionReport) -> Result<(), String>,
 ) -> Result<Vec<SubmissionReport>, String> {
-    let count = submissions.len();
-    let queue = Arc::new(Mutex::new(submissions));
-    let (tx, rx) = mpsc::channel();
-    let mut workers = Vec::new();
-    for j in 0..jobs.min(count).max(1) {
-        let (queue, tx, root, weights) = (
-            Arc::clone(&queue),
-            tx.clone(),
-            root.to_path_buf(),
-            weights.clone(),
-        );
-        let worker = std::thread::Builder::new()
-            .name(format!("grade-{j}"))
-            .spawn(move || loop {
-                let next = queue
-                    .lock()
-                    .ok()
-                    .and_then(|mut q| (!q.is_empty()).then(|| q.remove(0)));
-                let Some(sub) = next else { break };
-                if tx
-                    .send(grade_one(
-                        &root,
-                        &format!("grade-{j}"),
-                        &sub,
-                        seed,
-                        limits,
-                        &weights,
-                    ))
-                    .is_err()
-                {
-                    break;
-                }
-            });
-        workers.push(worker.map_err(|e| format!("cannot start a grading worker: {e}"))?);
-    }
-    drop(tx);
     let mut reports = Vec::new();
-    let mut failure = None;
-    for result in rx {
-        match result.and_then(|r| on_done(&r).map(|()| r)) {
-            Ok(r) => reports.push(r),
-            Err(e) => {
-                failure.get_or_insert(e);
-                // Stop handing out work; running jobs finish and are dropped.
-                if let Ok(mut q) = queue.lock() {
-                    q.clear();
-                }
-            }
-        }
-    }
-    for w in workers {
-        let _ = w.join();
-    }
-    if let Some(e) = failure {
-        return Err(e);
-    }
+    crate::pool::run(
+        "grade",
+        jobs,
+        submissions,
+        |j, sub: Submission| grade_one(root, &format!("grade-{j}"), &sub, seed, limits, weights),
+        |result| {
+            let report = result?;
+            on_done(&report)?;
+            reports.push(report);
+            Ok(())
+        },
+    )?;
     reports.sort_by(|a, b| a.name.cmp(&b.name));
     Ok(reports)
 }

@@ -21,6 +21,7 @@ mod handout;
 mod learner;
 mod live;
 mod oracle;
+mod pool;
 mod render;
 mod report;
 mod rng;

@@ -12,7 +12,6 @@ use crate::status;
 use crate::suites::STEPS;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::sync::{mpsc, Arc, Mutex};
 
 #[derive(Debug, Clone)]
 enum Expectation {
@@ -215,61 +214,25 @@ pub fn run(root: &Path, args: &SelftestArgs) -> u8 {
     let seed = args.seed.unwrap_or_else(crate::rng::fresh_seed);
     let rerun = format!("./lab.sh selftest --seed {seed}");
     println!("selftest seed {seed} — rerun exactly with: {rerun}");
-    let queue = Arc::new(Mutex::new(
-        subjects(root, args, seed).into_iter().collect::<Vec<_>>(),
-    ));
-    let total = queue.lock().map(|q| q.len()).unwrap_or(0);
-    let (tx, rx) = mpsc::channel::<Result<Finding, String>>();
-    let mut workers = Vec::new();
-    for j in 0..args.jobs.min(total.max(1)) {
-        let (queue, tx, root) = (Arc::clone(&queue), tx.clone(), root.to_path_buf());
-        let worker = std::thread::Builder::new()
-            .name(format!("selftest-{j}"))
-            .spawn(move || loop {
-                let next = queue.lock().ok().and_then(|mut q| {
-                    if q.is_empty() {
-                        None
-                    } else {
-                        Some(q.remove(0))
-                    }
-                });
-                let Some(subject) = next else { break };
-                let result =
-                    examine(&root, &format!("selftest-{j}"), &subject, seed).map(|(ok, detail)| {
-                        Finding {
-                            subject,
-                            ok,
-                            detail,
-                        }
-                    });
-                if tx.send(result).is_err() {
-                    break;
-                }
-            });
-        match worker {
-            Ok(w) => workers.push(w),
-            Err(e) => {
-                eprintln!("lab: cannot start a selftest worker: {e}");
-                return status::KIT_ERROR;
-            }
-        }
-    }
-    drop(tx);
+    let subjects = subjects(root, args, seed);
+    let total = subjects.len();
     let mut findings = Vec::new();
-    for result in rx {
-        match result {
-            Ok(f) => {
-                print_finding(&f);
-                findings.push(f);
-            }
-            Err(e) => {
-                eprintln!("lab: the kit itself failed: {e}");
-                return status::KIT_ERROR;
-            }
-        }
-    }
-    for w in workers {
-        let _ = w.join();
+    let work = |j: usize, subject: Subject| {
+        examine(root, &format!("selftest-{j}"), &subject, seed).map(|(ok, detail)| Finding {
+            subject,
+            ok,
+            detail,
+        })
+    };
+    let pooled = crate::pool::run("selftest", args.jobs, subjects, work, |result| {
+        let f = result?;
+        print_finding(&f);
+        findings.push(f);
+        Ok(())
+    });
+    if let Err(e) = pooled {
+        eprintln!("lab: the kit itself failed: {e}");
+        return status::KIT_ERROR;
     }
     if args.only.as_deref().is_none_or(|o| "class".starts_with(o)) {
         match grade_sample_class(root, seed) {
