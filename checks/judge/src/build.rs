@@ -2,6 +2,7 @@
 //! other lib.rs in a subject slot — a copy of the pristine kit whose
 //! `student/src/lib.rs` is that file, nothing else taken from the subject.
 
+use crate::catalog::tr;
 use crate::spawn::{self, Exit};
 use std::io;
 use std::path::{Path, PathBuf};
@@ -91,6 +92,50 @@ fn cargo_build(dir: &Path, target: &Path, log_dir: &Path) -> Result<(), BuildErr
             first_errors(&stderr, 20)
         ))),
     }
+}
+
+/// A runner ready to run; for a subject, its slot stays locked while this lives.
+pub struct Built {
+    pub runner: PathBuf,
+    _slot: Option<Slot>,
+}
+
+/// Builds the runner for the kit's own `student/` (no subject), or for a
+/// subject — a lib.rs, or a folder holding `student/src/lib.rs` or
+/// `src/lib.rs` — in slot `slot`. The outer `Err` is bad input, in one line.
+pub fn runner_for(
+    root: &Path,
+    subject: Option<&Path>,
+    slot: &str,
+) -> Result<Result<Built, BuildError>, String> {
+    let Some(subject) = subject else {
+        return Ok(runner_in_kit(root).map(|runner| Built {
+            runner,
+            _slot: None,
+        }));
+    };
+    let lib = subject_lib(subject)?;
+    let bytes = std::fs::read(&lib).map_err(|e| format!("{}: {e}", lib.display()))?;
+    Ok(runner_in_slot(root, slot, &bytes).map(|s| Built {
+        runner: s.runner.clone(),
+        _slot: Some(s),
+    }))
+}
+
+/// Finds the lib.rs of a subject: a lib.rs file, or a folder holding
+/// `student/src/lib.rs` or `src/lib.rs`.
+pub fn subject_lib(path: &Path) -> Result<PathBuf, String> {
+    if !path.exists() {
+        return Err(tr("error.missing_folder", &[("path", &path.display())]));
+    }
+    if path.is_file() {
+        return Ok(path.to_path_buf());
+    }
+    ["student/src/lib.rs", "src/lib.rs"]
+        .iter()
+        .map(|p| path.join(p))
+        .find(|p| p.is_file())
+        .ok_or_else(|| tr("error.missing_lib", &[("path", &path.display())]))
 }
 
 /// Builds the runner against the kit's own `student/`; returns its path.

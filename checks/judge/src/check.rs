@@ -5,23 +5,7 @@ use crate::build::{self, BuildError};
 use crate::catalog::{t, tr};
 use crate::cli::CheckArgs;
 use crate::status;
-use std::path::{Path, PathBuf};
-
-/// Finds the lib.rs of a subject: a lib.rs file, or a folder holding
-/// `student/src/lib.rs` or `src/lib.rs`.
-pub fn subject_lib(path: &Path) -> Result<PathBuf, String> {
-    if !path.exists() {
-        return Err(tr("error.missing_folder", &[("path", &path.display())]));
-    }
-    if path.is_file() {
-        return Ok(path.to_path_buf());
-    }
-    ["student/src/lib.rs", "src/lib.rs"]
-        .iter()
-        .map(|p| path.join(p))
-        .find(|p| p.is_file())
-        .ok_or_else(|| tr("error.missing_lib", &[("path", &path.display())]))
-}
+use std::path::Path;
 
 /// Records each checked step's verdict for `lab.sh status`.
 fn remember(root: &Path, results: &[crate::evaluate::StepResult]) {
@@ -80,27 +64,15 @@ pub fn run(root: &Path, args: &CheckArgs) -> u8 {
             p
         });
     // Holds the slot's lock (if any) until the run is over.
-    let mut slot = None;
-    let runner = match &args.subject {
-        None => build::runner_in_kit(root),
-        Some(subject) => match subject_lib(subject) {
-            Ok(lib) => match std::fs::read(&lib) {
-                Ok(bytes) => build::runner_in_slot(root, "check", &bytes).map(|s| {
-                    let runner = s.runner.clone();
-                    slot = Some(s);
-                    runner
-                }),
-                Err(e) => Err(BuildError::Kit(format!("{}: {e}", lib.display()))),
-            },
-            Err(e) => {
-                eprintln!("lab: {e}");
-                return status::USAGE;
-            }
-        },
+    let built = match build::runner_for(root, args.subject.as_deref(), "check") {
+        Ok(b) => b,
+        Err(e) => {
+            eprintln!("lab: {e}");
+            return status::USAGE;
+        }
     };
-    crate::timing("runner built", started);
-    let runner = match runner {
-        Ok(r) => r,
+    let built = match built {
+        Ok(b) => b,
         Err(BuildError::DoesNotCompile(errors)) => {
             let path = args
                 .subject
@@ -130,15 +102,16 @@ pub fn run(root: &Path, args: &CheckArgs) -> u8 {
         }
     };
     let parallel = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let results = match crate::evaluate::run_prepared(&runner, prepared, args.limits, parallel) {
-        Ok(r) => r,
-        Err(e) => {
-            eprintln!("lab: {}", tr("error.kit", &[("what", &e)]));
-            return status::KIT_ERROR;
-        }
-    };
+    let results =
+        match crate::evaluate::run_prepared(&built.runner, prepared, args.limits, parallel) {
+            Ok(r) => r,
+            Err(e) => {
+                eprintln!("lab: {}", tr("error.kit", &[("what", &e)]));
+                return status::KIT_ERROR;
+            }
+        };
     crate::timing("suites run", started);
-    drop(slot);
+    drop(built);
     if args.subject.is_none() {
         remember(root, &results);
     }

@@ -4,7 +4,6 @@
 
 use crate::build::{self, BuildError};
 use crate::catalog::tr;
-use crate::check::subject_lib;
 use crate::console;
 use crate::evaluate::{evaluate, StepResult};
 use crate::files::write_atomically;
@@ -66,7 +65,7 @@ pub fn resolve(paths: &[PathBuf]) -> Result<Vec<Submission>, String> {
         if !path.is_dir() {
             return Err(tr("error.not_a_folder", &[("path", &path.display())]));
         }
-        let lib = subject_lib(path)?;
+        let lib = build::subject_lib(path)?;
         let name = path
             .canonicalize()
             .ok()

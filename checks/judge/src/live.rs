@@ -76,29 +76,25 @@ fn answer(mut stream: TcpStream, k: usize, started: Instant, log: &Mutex<Vec<Str
 
 pub fn run(root: &Path, subject: Option<&Path>) -> u8 {
     // Holds the slot's lock (if any) until the demonstration is over.
-    let mut slot = None;
-    let runner = match subject {
-        None => build::runner_in_kit(root),
-        Some(s) => match crate::check::subject_lib(s)
-            .and_then(|lib| std::fs::read(&lib).map_err(|e| e.to_string()))
-        {
-            Ok(bytes) => build::runner_in_slot(root, "try", &bytes).map(|s| {
-                let runner = s.runner.clone();
-                slot = Some(s);
-                runner
-            }),
-            Err(e) => {
-                eprintln!("lab: {e}");
-                return status::USAGE;
-            }
-        },
+    let built = match build::runner_for(root, subject, "try") {
+        Ok(b) => b,
+        Err(e) => {
+            eprintln!("lab: {e}");
+            return status::USAGE;
+        }
     };
-    let runner = match runner {
-        Ok(r) => r,
+    let built = match built {
+        Ok(b) => b,
         Err(BuildError::DoesNotCompile(errors)) => {
             println!(
                 "{}\n\n{errors}",
-                tr("run.build_failed", &[("path", &"student/src/lib.rs")])
+                tr(
+                    "run.build_failed",
+                    &[(
+                        "path",
+                        &subject.map_or("student/src/lib.rs".into(), |p| p.display().to_string())
+                    )]
+                )
             );
             return status::DOES_NOT_COMPILE;
         }
@@ -151,7 +147,7 @@ pub fn run(root: &Path, subject: Option<&Path>) -> u8 {
             return status::KIT_ERROR;
         }
     };
-    let mut cmd = Command::new(&runner);
+    let mut cmd = Command::new(&built.runner);
     cmd.arg("try").arg(addr.to_string());
     let watch = Watch {
         idle: Duration::from_secs(30),
@@ -170,7 +166,7 @@ pub fn run(root: &Path, subject: Option<&Path>) -> u8 {
             return status::KIT_ERROR;
         }
     };
-    drop(slot);
+    drop(built);
     print!("{}", spawn::excerpt(&captured.stdout, 64 << 10));
     println!("{}", t("try.server_view"));
     for line in log.lock().map(|l| l.clone()).unwrap_or_default() {
