@@ -31,10 +31,30 @@ struct Subject {
     expect: Expectation,
 }
 
+/// What one subject (or one graded sample submission) came to.
 struct Finding {
-    subject: Subject,
+    kind: &'static str,
+    name: String,
+    /// For a mutant, the clause its header names.
+    caught_by: Option<String>,
     ok: bool,
     detail: String,
+}
+
+impl Finding {
+    fn of(subject: Subject, ok: bool, detail: String) -> Finding {
+        let caught_by = match subject.expect {
+            Expectation::Caught { clause } => Some(clause),
+            Expectation::PassAll(_) | Expectation::NotStarted => None,
+        };
+        Finding {
+            kind: subject.kind,
+            name: subject.name,
+            caught_by,
+            ok,
+            detail,
+        }
+    }
 }
 
 /// Reads `// caught-by: 04/attempt-above-30` from a mutant's header.
@@ -218,11 +238,8 @@ pub fn run(root: &Path, args: &SelftestArgs) -> u8 {
     let total = subjects.len();
     let mut findings = Vec::new();
     let work = |j: usize, subject: Subject| {
-        examine(root, &format!("selftest-{j}"), &subject, seed).map(|(ok, detail)| Finding {
-            subject,
-            ok,
-            detail,
-        })
+        examine(root, &format!("selftest-{j}"), &subject, seed)
+            .map(|(ok, detail)| Finding::of(subject, ok, detail))
     };
     let pooled = crate::pool::run("selftest", args.jobs, subjects, work, |result| {
         let f = result?;
@@ -307,14 +324,10 @@ fn grade_sample_class(root: &Path, seed: u64) -> Result<Vec<Finding>, String> {
             } else {
                 wrong.join("; ")
             };
-            let subject = Subject {
+            Finding {
                 kind: "class",
                 name: r.name.clone(),
-                lib: PathBuf::new(),
-                expect: Expectation::NotStarted,
-            };
-            Finding {
-                subject,
+                caught_by: None,
                 ok: wrong.is_empty(),
                 detail,
             }
@@ -324,16 +337,13 @@ fn grade_sample_class(root: &Path, seed: u64) -> Result<Vec<Finding>, String> {
 
 fn print_finding(f: &Finding) {
     let mark = if f.ok { "ok  " } else { "FAIL" };
-    println!(
-        "{mark} {:<12} {:<44} {}",
-        f.subject.kind, f.subject.name, f.detail
-    );
+    println!("{mark} {:<12} {:<44} {}", f.kind, f.name, f.detail);
 }
 
 fn print_scores(findings: &[Finding]) {
     let mut per_step: BTreeMap<String, (usize, usize)> = BTreeMap::new();
     for f in findings {
-        if let Expectation::Caught { clause } = &f.subject.expect {
+        if let Some(clause) = &f.caught_by {
             let step = clause.split('/').next().unwrap_or("??").to_string();
             let entry = per_step.entry(step).or_default();
             entry.1 += 1;
@@ -359,7 +369,7 @@ fn print_scores(findings: &[Finding]) {
     );
     let alternatives: Vec<&Finding> = findings
         .iter()
-        .filter(|f| f.subject.kind == "alternative")
+        .filter(|f| f.kind == "alternative")
         .collect();
     if !alternatives.is_empty() {
         let ok = alternatives.iter().filter(|f| f.ok).count();
