@@ -1,8 +1,14 @@
 //! The types every learner's crate is written against (see CONTRACT.md in the
 //! kit's root), plus [`wire`], the versioned protocol between judge and runner.
 //!
+//! [`advanced`] holds the types of the advanced steps 09–13 (learners bring
+//! them in with `use lab_api::advanced::*;`), and [`scripts`] the shapes of
+//! those steps' checker scripts on the wire.
+//!
 //! Learners never edit this crate; grading always builds the pristine copy.
 
+pub mod advanced;
+pub mod scripts;
 pub mod wire;
 
 /// An argument outside a function's contract. The text is for humans; the checker ignores it.

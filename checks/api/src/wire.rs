@@ -8,7 +8,7 @@
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 /// Bumped whenever a wire type changes shape.
-pub const PROTOCOL: &str = "retry-lab.wire/1";
+pub const PROTOCOL: &str = "retry-lab.wire/2";
 
 /// First line of every cases file.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -92,6 +92,12 @@ pub enum Call {
     Execute {
         scenario: Scenario,
     },
+    /// A call of an advanced step (09–13): the step's own script, whose
+    /// shape lives in [`crate::scripts`]; answered with [`Value::Json`].
+    Advanced {
+        step: String,
+        input: serde_json::Value,
+    },
 }
 
 /// A scripted world for one `execute` call (see the clock model in the kit's
@@ -170,6 +176,10 @@ pub enum Value {
     },
     Trace {
         trace: Trace,
+    },
+    /// What an advanced step's script observed (see [`crate::scripts`]).
+    Json {
+        value: serde_json::Value,
     },
 }
 

@@ -1,6 +1,12 @@
-//! Building the runner: against `student/` in the kit itself, or against any
-//! other lib.rs in a subject slot — a copy of the pristine kit whose
+//! Building the runners: against `student/` in the kit itself, or against
+//! any other lib.rs in a subject slot — a copy of the pristine kit whose
 //! `student/src/lib.rs` is that file, nothing else taken from the subject.
+//!
+//! The core runner (`lab-runner`) links the learner's crate. The advanced
+//! runner (`lab-runner-advanced`) compiles only `student/src/advanced.rs`,
+//! and is built only when that file exists and an advanced step is asked
+//! for, in a cargo command of its own: a core submission builds exactly as
+//! it always did, and a broken advanced file never stops steps 01–08.
 
 use crate::catalog::tr;
 use crate::spawn::{self, Exit};
@@ -75,16 +81,58 @@ pub fn learners_fault(stderr: &str) -> bool {
         || (stderr.contains("could not compile `lab-runner`") && stderr.contains("student::"))
 }
 
-fn cargo_build(dir: &Path, target: &Path, log_dir: &Path) -> Result<(), BuildError> {
+/// The same for the advanced runner: its failures are the learner's when
+/// they are in their advanced.rs, or where the runner calls its items.
+pub fn advanced_fault(stderr: &str) -> bool {
+    stderr.contains("could not compile `lab-runner-advanced`")
+        && (stderr.contains("advanced.rs") || stderr.contains("advanced::"))
+}
+
+/// The two runners.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Runner {
+    Core,
+    Advanced,
+}
+
+impl Runner {
+    fn package(self) -> &'static str {
+        match self {
+            Runner::Core => "lab-runner",
+            Runner::Advanced => "lab-runner-advanced",
+        }
+    }
+
+    fn blames_learner(self, stderr: &str) -> bool {
+        match self {
+            Runner::Core => learners_fault(stderr),
+            Runner::Advanced => advanced_fault(stderr),
+        }
+    }
+}
+
+fn cargo_build(
+    dir: &Path,
+    target: &Path,
+    log_dir: &Path,
+    runner: Runner,
+) -> Result<(), BuildError> {
     let mut cmd = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()));
     cmd.current_dir(dir)
-        .args(["build", "--quiet", "-p", "lab-runner", "--color", "never"])
+        .args([
+            "build",
+            "--quiet",
+            "-p",
+            runner.package(),
+            "--color",
+            "never",
+        ])
         .env("CARGO_TARGET_DIR", target);
     let (exit, captured) = spawn::run_tool(&mut cmd, log_dir, "cargo-build", BUILD_LIMIT)?;
     let stderr = spawn::excerpt(&captured.stderr, 256 << 10);
     match exit {
         Exit::Success => Ok(()),
-        Exit::Failure(_) if learners_fault(&stderr) => {
+        Exit::Failure(_) if runner.blames_learner(&stderr) => {
             Err(BuildError::DoesNotCompile(first_errors(&stderr, 40)))
         }
         other => Err(BuildError::Kit(format!(
@@ -122,6 +170,18 @@ pub fn runner_for(
     }))
 }
 
+/// The advanced file of a subject folder: `student/src/advanced.rs` or
+/// `src/advanced.rs`, next to its lib.rs; `None` for a file subject.
+pub fn subject_advanced(path: &Path) -> Option<PathBuf> {
+    if !path.is_dir() {
+        return None;
+    }
+    ["student/src/advanced.rs", "src/advanced.rs"]
+        .iter()
+        .map(|p| path.join(p))
+        .find(|p| p.is_file())
+}
+
 /// Finds the lib.rs of a subject: a lib.rs file, or a folder holding
 /// `student/src/lib.rs` or `src/lib.rs`.
 pub fn subject_lib(path: &Path) -> Result<PathBuf, String> {
@@ -140,10 +200,15 @@ pub fn subject_lib(path: &Path) -> Result<PathBuf, String> {
 
 /// Builds the runner against the kit's own `student/`; returns its path.
 pub fn runner_in_kit(root: &Path) -> Result<PathBuf, BuildError> {
+    kit_runner(root, Runner::Core)
+}
+
+/// Builds one runner against the kit's own `student/`; returns its path.
+pub fn kit_runner(root: &Path, runner: Runner) -> Result<PathBuf, BuildError> {
     let logs = tempfile::tempdir()?;
     let target = target_dir(root);
-    cargo_build(root, &target, logs.path())?;
-    Ok(target.join("debug").join("lab-runner"))
+    cargo_build(root, &target, logs.path(), runner)?;
+    Ok(target.join("debug").join(runner.package()))
 }
 
 fn write_if_changed(path: &Path, bytes: &[u8]) -> io::Result<()> {
@@ -160,15 +225,25 @@ fn write_if_changed(path: &Path, bytes: &[u8]) -> io::Result<()> {
 /// crate and the runner, with lab-api taken from the pristine kit.
 fn slot_manifest(root: &Path) -> io::Result<String> {
     let text = std::fs::read_to_string(root.join("Cargo.toml"))?;
-    let api = root.join("checks").join("api");
     let mut out = String::new();
+    let mut in_members = false;
     for line in text.lines() {
+        // The kit's members list may span several lines.
+        if in_members {
+            in_members = !line.trim_end().ends_with(']');
+            continue;
+        }
         let line = if line.starts_with("members") {
-            "members = [\"student\", \"checks/runner\"]".to_string()
+            in_members = !line.trim_end().ends_with(']');
+            "members = [\"student\", \"checks/runner\", \"checks/runner-advanced\"]".to_string()
         } else if line.starts_with("default-members") {
             continue;
-        } else if line.starts_with("lab-api") {
-            format!("lab-api = {{ path = {:?} }}", api.display().to_string())
+        } else if let Some((name, dir)) = [("lab-api", "api"), ("lab-harness", "harness")]
+            .into_iter()
+            .find(|(name, _)| line.starts_with(&format!("{name} ")))
+        {
+            let path = root.join("checks").join(dir);
+            format!("{name} = {{ path = {:?} }}", path.display().to_string())
         } else {
             line.to_string()
         };
@@ -200,9 +275,40 @@ fn lock(dir: &Path) -> io::Result<std::fs::File> {
     Ok(file)
 }
 
-/// Builds the runner against `lib_rs` in slot `name`. The slot stays locked
-/// while the returned [`Slot`] lives, so its runner cannot change under it.
+/// Builds the core runner against `lib_rs` in slot `name`. The slot stays
+/// locked while the returned [`Slot`] lives, so its runner cannot change under it.
 pub fn runner_in_slot(root: &Path, name: &str, lib_rs: &[u8]) -> Result<Slot, BuildError> {
+    let (slot, target, lock) = fill_slot(root, name, lib_rs, None)?;
+    cargo_build(&slot, &target, slot.parent().unwrap_or(&slot), Runner::Core)?;
+    Ok(Slot {
+        runner: target.join("debug").join(Runner::Core.package()),
+        _lock: lock,
+    })
+}
+
+/// Copies `from` into `to` file by file (folders too), rewriting only what changed.
+fn mirror(from: &Path, to: &Path) -> io::Result<()> {
+    for entry in std::fs::read_dir(from)? {
+        let entry = entry?;
+        let dest = to.join(entry.file_name());
+        if entry.file_type()?.is_dir() {
+            mirror(&entry.path(), &dest)?;
+        } else {
+            write_if_changed(&dest, &std::fs::read(entry.path())?)?;
+        }
+    }
+    Ok(())
+}
+
+/// Locks slot `name` and makes it the pristine kit with `lib_rs`, and with
+/// `advanced` as `student/src/advanced.rs` (removed when `None`). Returns the
+/// slot's kit folder, its target folder and the lock.
+fn fill_slot(
+    root: &Path,
+    name: &str,
+    lib_rs: &[u8],
+    advanced: Option<&[u8]>,
+) -> Result<(PathBuf, PathBuf, std::fs::File), BuildError> {
     let slots = target_dir(root).join("lab-slots");
     let lock = lock(&slots.join(name))?;
     let slot = slots.join(name).join("kit");
@@ -216,20 +322,99 @@ pub fn runner_in_slot(root: &Path, name: &str, lib_rs: &[u8]) -> Result<Slot, Bu
         &std::fs::read(root.join("student/Cargo.toml"))?,
     )?;
     write_if_changed(&slot.join("student/src/lib.rs"), lib_rs)?;
-    let runner_src = root.join("checks/runner");
-    write_if_changed(
-        &slot.join("checks/runner/Cargo.toml"),
-        &std::fs::read(runner_src.join("Cargo.toml"))?,
-    )?;
-    for entry in std::fs::read_dir(runner_src.join("src"))? {
-        let entry = entry?;
-        let dest = slot.join("checks/runner/src").join(entry.file_name());
-        write_if_changed(&dest, &std::fs::read(entry.path())?)?;
+    let advanced_rs = slot.join("student/src/advanced.rs");
+    match advanced {
+        Some(bytes) => write_if_changed(&advanced_rs, bytes)?,
+        None if advanced_rs.exists() => std::fs::remove_file(&advanced_rs)?,
+        None => {}
     }
-    let target = slots.join(name).join("target");
-    cargo_build(&slot, &target, &slots.join(name))?;
-    Ok(Slot {
-        runner: target.join("debug").join("lab-runner"),
+    for runner in ["checks/runner", "checks/runner-advanced"] {
+        mirror(&root.join(runner), &slot.join(runner))?;
+    }
+    Ok((slot, slots.join(name).join("target"), lock))
+}
+
+/// The advanced runner of one evaluation.
+#[derive(Debug)]
+pub enum Advanced {
+    /// No advanced step was asked for.
+    NotAsked,
+    /// The subject has no advanced.rs: steps 09–13 are not attempted.
+    Absent,
+    Built(PathBuf),
+    /// Its advanced.rs does not compile; the compiler's first errors.
+    DoesNotCompile(String),
+}
+
+/// The runners of one evaluation; a slot stays locked while this lives.
+pub struct Runners {
+    /// `None` when no core step was asked for; `Err` holds the compiler's
+    /// first errors when the learner's crate does not compile.
+    pub core: Option<Result<PathBuf, String>>,
+    pub advanced: Advanced,
+    _lock: Option<std::fs::File>,
+}
+
+/// A subject's files, read: its lib.rs and, when it has one, its advanced.rs.
+pub struct Sources {
+    pub lib: Vec<u8>,
+    pub advanced: Option<Vec<u8>>,
+}
+
+fn sorted(result: Result<PathBuf, BuildError>) -> Result<Result<PathBuf, String>, String> {
+    match result {
+        Ok(path) => Ok(Ok(path)),
+        Err(BuildError::DoesNotCompile(errors)) => Ok(Err(errors)),
+        Err(BuildError::Kit(e)) => Err(e),
+    }
+}
+
+/// Builds the runners a run needs: the core one when `core`, the advanced
+/// one when `advanced` and the subject has an advanced.rs. `sources` is
+/// `None` for the kit's own `student/`, else the subject's files, built in
+/// slot `slot`. The `Err` is a kit error.
+pub fn runners(
+    root: &Path,
+    sources: Option<(&str, &Sources)>,
+    core: bool,
+    advanced: bool,
+) -> Result<Runners, String> {
+    let (dir, target, logs, lock, has_advanced) = match sources {
+        None => {
+            let has = root.join("student/src/advanced.rs").is_file();
+            (root.to_path_buf(), target_dir(root), None, None, has)
+        }
+        Some((slot, s)) => {
+            let (dir, target, lock) = fill_slot(root, slot, &s.lib, s.advanced.as_deref())
+                .map_err(|e| format!("{e:?}"))?;
+            let logs = dir.parent().map(Path::to_path_buf);
+            (dir, target, logs, Some(lock), s.advanced.is_some())
+        }
+    };
+    let temp = tempfile::tempdir().map_err(|e| e.to_string())?;
+    let logs = logs.unwrap_or_else(|| temp.path().to_path_buf());
+    let build = |runner: Runner| {
+        sorted(
+            cargo_build(&dir, &target, &logs, runner)
+                .map(|()| target.join("debug").join(runner.package())),
+        )
+    };
+    let core = if core {
+        Some(build(Runner::Core)?)
+    } else {
+        None
+    };
+    let advanced = match (advanced, has_advanced) {
+        (false, _) => Advanced::NotAsked,
+        (true, false) => Advanced::Absent,
+        (true, true) => match build(Runner::Advanced)? {
+            Ok(path) => Advanced::Built(path),
+            Err(errors) => Advanced::DoesNotCompile(errors),
+        },
+    };
+    Ok(Runners {
+        core,
+        advanced,
         _lock: lock,
     })
 }
@@ -262,7 +447,10 @@ mod tests {
     fn the_slot_manifest_keeps_versions_and_points_at_the_pristine_api() {
         let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
         let text = slot_manifest(&root).unwrap();
-        assert!(text.contains("members = [\"student\", \"checks/runner\"]"));
+        assert!(text
+            .contains("members = [\"student\", \"checks/runner\", \"checks/runner-advanced\"]\n"));
+        assert!(!text.contains("\"checks/judge\""));
+        assert!(text.contains("checks/harness\" }"));
         assert!(text.contains("checks/api\" }"));
         assert!(text.contains("serde_json = "));
         assert!(!text.contains("default-members"));

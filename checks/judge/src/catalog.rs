@@ -8,6 +8,21 @@ use std::sync::OnceLock;
 const EN: &str = include_str!("../../../fixtures/i18n/en.json");
 const ZH: &str = include_str!("../../../fixtures/i18n/zh.json");
 
+/// Each advanced step keeps its words in a file of its own, merged in.
+macro_rules! parts {
+    ($lang:literal) => {
+        [
+            include_str!(concat!("../../../fixtures/i18n/", $lang, "/09.json")),
+            include_str!(concat!("../../../fixtures/i18n/", $lang, "/10.json")),
+            include_str!(concat!("../../../fixtures/i18n/", $lang, "/11.json")),
+            include_str!(concat!("../../../fixtures/i18n/", $lang, "/12.json")),
+            include_str!(concat!("../../../fixtures/i18n/", $lang, "/13.json")),
+        ]
+    };
+}
+const EN_PARTS: [&str; 5] = parts!("en");
+const ZH_PARTS: [&str; 5] = parts!("zh");
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Lang {
     En,
@@ -16,8 +31,23 @@ pub enum Lang {
 
 static ACTIVE: OnceLock<BTreeMap<String, String>> = OnceLock::new();
 
-fn parse(text: &str) -> BTreeMap<String, String> {
+fn parse_one(text: &str) -> BTreeMap<String, String> {
     serde_json::from_str(text).expect("message catalogs are valid JSON objects of strings")
+}
+
+/// A language's whole catalog: the main file and the advanced steps' parts.
+fn parse(main: &str) -> BTreeMap<String, String> {
+    let parts = if main == ZH { ZH_PARTS } else { EN_PARTS };
+    let mut map = parse_one(main);
+    for part in parts {
+        for (k, v) in parse_one(part) {
+            assert!(
+                map.insert(k.clone(), v).is_none(),
+                "{k} is in two catalog files"
+            );
+        }
+    }
+    map
 }
 
 pub fn lang_from(name: &str) -> Option<Lang> {
@@ -120,7 +150,7 @@ mod tests {
     #[test]
     fn every_clause_has_a_name() {
         let en = parse(EN);
-        for (step, _) in crate::suites::STEPS {
+        for (step, _) in crate::suites::all_steps() {
             for clause in crate::suites::build(step, 1).clauses {
                 assert!(
                     en.contains_key(&format!("clause.{}", clause.key)),
@@ -142,8 +172,8 @@ mod tests {
     #[test]
     fn arguments_fill_placeholders() {
         assert_eq!(
-            tr("error.unknown_step", &[("step", &"9")]),
-            "unknown step \"9\": steps are 01 to 08"
+            tr("error.unknown_step", &[("step", &"14")]),
+            "unknown step \"14\": steps are 01 to 13 (09–13 are the advanced track)"
         );
     }
 }

@@ -1,10 +1,11 @@
 //! `lab.sh check`: build the runner with the learner's crate (or a subject
 //! file in a slot), run the selected steps, print the libtest report.
 
-use crate::build::{self, BuildError};
+use crate::build;
 use crate::catalog::{t, tr};
 use crate::cli::CheckArgs;
 use crate::status;
+use crate::suites::is_advanced;
 use std::path::Path;
 
 /// Records each checked step's verdict for `lab.sh status`.
@@ -35,7 +36,7 @@ fn remember(root: &Path, results: &[crate::evaluate::StepResult]) {
 
 pub fn rerun_command(args: &CheckArgs, seed: u64) -> String {
     let mut cmd = String::from("./lab.sh check");
-    if args.steps.len() < crate::suites::STEPS.len() {
+    if args.steps_given {
         for s in &args.steps {
             cmd += &format!(" {s}");
         }
@@ -43,17 +44,67 @@ pub fn rerun_command(args: &CheckArgs, seed: u64) -> String {
     if let Some(subject) = &args.subject {
         cmd += &format!(" --subject {}", subject.display());
     }
+    if let Some(advanced) = &args.advanced {
+        cmd += &format!(" --advanced {}", advanced.display());
+    }
     cmd + &format!(" --seed {seed}")
+}
+
+/// The subject's files, read; `None` for the kit's own `student/`.
+fn sources(args: &CheckArgs) -> Result<Option<build::Sources>, String> {
+    let Some(subject) = &args.subject else {
+        return Ok(None);
+    };
+    let read = |p: &Path| std::fs::read(p).map_err(|e| format!("{}: {e}", p.display()));
+    let lib = read(&build::subject_lib(subject)?)?;
+    let advanced = match &args.advanced {
+        Some(path) if !path.is_file() => {
+            return Err(tr("error.missing_folder", &[("path", &path.display())]))
+        }
+        Some(path) => Some(path.clone()),
+        None => build::subject_advanced(subject),
+    };
+    let advanced = advanced.map(|p| read(&p)).transpose()?;
+    Ok(Some(build::Sources { lib, advanced }))
+}
+
+/// The path learners see for the advanced file being checked.
+fn advanced_path(args: &CheckArgs) -> String {
+    match (&args.advanced, &args.subject) {
+        (Some(path), _) => path.display().to_string(),
+        (None, Some(subject)) => build::subject_advanced(subject).map_or_else(
+            || subject.display().to_string(),
+            |p| p.display().to_string(),
+        ),
+        (None, None) => "student/src/advanced.rs".into(),
+    }
 }
 
 pub fn run(root: &Path, args: &CheckArgs) -> u8 {
     let seed = args.seed.unwrap_or_else(crate::rng::fresh_seed);
+    let sources = match sources(args) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("lab: {e}");
+            return status::USAGE;
+        }
+    };
+    let has_advanced = match &sources {
+        None => root.join("student/src/advanced.rs").is_file(),
+        Some(s) => s.advanced.is_some(),
+    };
+    let mut args = args.clone();
+    if !args.steps_given && has_advanced {
+        args.steps
+            .extend(crate::suites::ADVANCED.iter().map(|(s, _)| *s));
+    }
+    let args = &args;
     let seed_line = tr(
         "run.seed",
         &[("seed", &seed), ("command", &rerun_command(args, seed))],
     );
     println!("{seed_line}");
-    // The suites are built while cargo compiles the runner.
+    // The suites are built while cargo compiles the runners.
     let steps = args.steps.clone();
     let started = std::time::Instant::now();
     let preparing = std::thread::Builder::new()
@@ -63,17 +114,23 @@ pub fn run(root: &Path, args: &CheckArgs) -> u8 {
             crate::timing("suites prepared", started);
             p
         });
+    let core_wanted = args.steps.iter().any(|s| !is_advanced(s));
+    let advanced_wanted = args.steps.iter().any(|s| is_advanced(s));
     // Holds the slot's lock (if any) until the run is over.
-    let built = match build::runner_for(root, args.subject.as_deref(), "check") {
-        Ok(b) => b,
-        Err(e) => {
-            eprintln!("lab: {e}");
-            return status::USAGE;
+    let runners = match build::runners(
+        root,
+        sources.as_ref().map(|s| ("check", s)),
+        core_wanted,
+        advanced_wanted,
+    ) {
+        Ok(r) => r,
+        Err(what) => {
+            eprintln!("lab: {}", tr("error.kit", &[("what", &what)]));
+            return status::KIT_ERROR;
         }
     };
-    let built = match built {
-        Ok(b) => b,
-        Err(BuildError::DoesNotCompile(errors)) => {
+    let core = match &runners.core {
+        Some(Err(errors)) => {
             let path = args
                 .subject
                 .as_ref()
@@ -86,11 +143,18 @@ pub fn run(root: &Path, args: &CheckArgs) -> u8 {
             println!("0 passed, {} failed", args.steps.len());
             return status::DOES_NOT_COMPILE;
         }
-        Err(BuildError::Kit(what)) => {
-            eprintln!("lab: {}", tr("error.kit", &[("what", &what)]));
-            return status::KIT_ERROR;
-        }
+        Some(Ok(path)) => Some(path.as_path()),
+        None => None,
     };
+    if let build::Advanced::DoesNotCompile(errors) = &runners.advanced {
+        println!(
+            "{}\n\n{errors}\n",
+            tr(
+                "run.advanced_build_failed",
+                &[("path", &advanced_path(args))]
+            )
+        );
+    }
     let prepared = match preparing
         .map_err(|e| e.to_string())
         .and_then(|t| t.join().map_err(|_| "suite building panicked".to_string()))
@@ -103,7 +167,7 @@ pub fn run(root: &Path, args: &CheckArgs) -> u8 {
     };
     let parallel = std::thread::available_parallelism().map_or(1, |n| n.get());
     let results =
-        match crate::evaluate::run_prepared(&built.runner, prepared, args.limits, parallel) {
+        match crate::evaluate::run_with(core, &runners.advanced, prepared, args.limits, parallel) {
             Ok(r) => r,
             Err(e) => {
                 eprintln!("lab: {}", tr("error.kit", &[("what", &e)]));
@@ -111,7 +175,8 @@ pub fn run(root: &Path, args: &CheckArgs) -> u8 {
             }
         };
     crate::timing("suites run", started);
-    drop(built);
+    let advanced_broken = matches!(runners.advanced, build::Advanced::DoesNotCompile(_));
+    drop(runners);
     if args.subject.is_none() {
         remember(root, &results);
     }
@@ -133,7 +198,9 @@ pub fn run(root: &Path, args: &CheckArgs) -> u8 {
     println!("{advice}");
     println!("{seed_line}");
     println!("{passed} passed, {failed} failed");
-    if failed == 0 {
+    if advanced_broken {
+        status::DOES_NOT_COMPILE
+    } else if failed == 0 {
         status::PASSED
     } else {
         status::FAILED

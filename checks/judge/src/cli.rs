@@ -9,10 +9,16 @@ use std::time::Duration;
 
 #[derive(Debug, Clone)]
 pub struct CheckArgs {
+    /// The steps named, or 01–08 when none were (see `steps_given`).
     pub steps: Vec<&'static str>,
+    /// Whether steps were named; when not, the advanced steps are added
+    /// for a learner who has an advanced.rs.
+    pub steps_given: bool,
     pub seed: Option<u64>,
     pub limits: Limits,
     pub subject: Option<PathBuf>,
+    /// The subject's advanced.rs, when it is not in the subject's folder.
+    pub advanced: Option<PathBuf>,
 }
 
 #[derive(Debug, Clone)]
@@ -187,9 +193,11 @@ fn value<'a>(
 fn check(args: &[String]) -> Result<CheckArgs, String> {
     let mut out = CheckArgs {
         steps: Vec::new(),
+        steps_given: false,
         seed: None,
         limits: Limits::default(),
         subject: None,
+        advanced: None,
     };
     let mut it = args.iter();
     while let Some(a) = it.next() {
@@ -198,6 +206,7 @@ fn check(args: &[String]) -> Result<CheckArgs, String> {
             "--case-timeout" => out.limits.case = seconds(a, value(&mut it, a)?)?,
             "--suite-timeout" => out.limits.suite = seconds(a, value(&mut it, a)?)?,
             "--subject" => out.subject = Some(PathBuf::from(value(&mut it, a)?)),
+            "--advanced" => out.advanced = Some(PathBuf::from(value(&mut it, a)?)),
             opt if opt.starts_with('-') => {
                 return Err(tr("error.unknown_option", &[("option", &opt)]))
             }
@@ -209,6 +218,10 @@ fn check(args: &[String]) -> Result<CheckArgs, String> {
                 }
             }
         }
+    }
+    out.steps_given = !out.steps.is_empty();
+    if out.advanced.is_some() && out.subject.is_none() {
+        return Err(tr("error.advanced_needs_subject", &[]));
     }
     if out.steps.is_empty() {
         out.steps = STEPS.iter().map(|(s, _)| *s).collect();
@@ -331,7 +344,7 @@ mod tests {
     fn bad_input_is_a_one_line_error() {
         for bad in [
             "show",
-            "show 9",
+            "show 14",
             "hint",
             "reset",
             "reset 1 2",
@@ -341,7 +354,8 @@ mod tests {
             "grade --shard 3/2 a",
             "grade --shard x a",
             "handout",
-            "check 9",
+            "check 14",
+            "check --advanced x.rs",
             "check --seed x",
             "check --seed",
             "check --case-timeout -1",

@@ -29,6 +29,17 @@ pub fn failure_text(result: &StepResult, clause: usize, limits: &Limits) -> Opti
             "fault.todo",
             &[("step", &suite.step), ("function", &suite.function)],
         )),
+        // Also said once per step.
+        v @ (ClauseVerdict::NotAttempted | ClauseVerdict::NotBuilt) => {
+            let first = !result.verdicts[..clause].contains(v);
+            let key = match (v, first) {
+                (ClauseVerdict::NotAttempted, true) => "fault.not_attempted",
+                (ClauseVerdict::NotAttempted, false) => "fault.not_attempted_again",
+                (_, true) => "fault.not_built",
+                (_, false) => "fault.not_built_again",
+            };
+            Some(tr(key, &[("step", &suite.step)]))
+        }
         ClauseVerdict::Failed { faults, total } => {
             let checks = &suite.clauses[clause].checks;
             let mut parts: Vec<String> = faults

@@ -19,6 +19,21 @@ pub struct StepResult {
 }
 
 impl StepResult {
+    /// A step that could not run: every clause gets `verdict`
+    /// (`NotAttempted` or `NotBuilt`); no process is started.
+    pub fn unavailable(step: &'static str, seed: u64, verdict: ClauseVerdict) -> StepResult {
+        let suite = suites::build(step, seed);
+        let n = suite.clauses.len();
+        StepResult {
+            suite,
+            run: SuiteRun {
+                got: vec![Vec::new(); n],
+                printed: 0,
+            },
+            verdicts: vec![verdict; n],
+        }
+    }
+
     /// The step was not started: every clause still reaches `todo!()`.
     pub fn not_started(&self) -> bool {
         self.verdicts
@@ -83,8 +98,19 @@ pub fn run_prepared(
     limits: Limits,
     parallel: usize,
 ) -> io::Result<Vec<StepResult>> {
-    let count = prepared.len();
-    let queue = std::sync::Mutex::new(prepared.into_iter().enumerate().collect::<Vec<_>>());
+    let jobs = prepared.into_iter().map(|p| (runner, p)).collect();
+    run_jobs(jobs, limits, parallel)
+}
+
+/// Runs prepared suites, each with its own runner, `parallel` runner
+/// processes at a time; results come back in the jobs' order.
+pub fn run_jobs(
+    jobs: Vec<(&Path, Prepared)>,
+    limits: Limits,
+    parallel: usize,
+) -> io::Result<Vec<StepResult>> {
+    let count = jobs.len();
+    let queue = std::sync::Mutex::new(jobs.into_iter().enumerate().collect::<Vec<_>>());
     let results = std::sync::Mutex::new(Vec::with_capacity(count));
     std::thread::scope(|scope| {
         for _ in 0..parallel.clamp(1, count.max(1)) {
@@ -93,7 +119,7 @@ pub fn run_prepared(
                     .lock()
                     .ok()
                     .and_then(|mut q| (!q.is_empty()).then(|| q.remove(0)));
-                let Some((i, p)) = next else { break };
+                let Some((i, (runner, p))) = next else { break };
                 let result = run_one(runner, p, limits);
                 if let Ok(mut r) = results.lock() {
                     r.push((i, result));
@@ -176,4 +202,55 @@ pub fn evaluate(
     limits: Limits,
 ) -> io::Result<Vec<StepResult>> {
     run_prepared(runner, prepare(steps, seed), limits, 1)
+}
+
+/// Runs prepared suites of core and advanced steps with the runners built
+/// for them; an advanced step whose runner is absent or did not build gets
+/// an unavailable result. Results come back in the prepared order.
+pub fn run_with(
+    core: Option<&Path>,
+    advanced: &crate::build::Advanced,
+    prepared: Vec<Prepared>,
+    limits: Limits,
+    parallel: usize,
+) -> io::Result<Vec<StepResult>> {
+    use crate::build::Advanced;
+    let mut slots: Vec<Option<StepResult>> = Vec::new();
+    let mut jobs = Vec::new();
+    let mut places = Vec::new();
+    for p in prepared {
+        let step = p.suite.step;
+        let runner = if suites::is_advanced(step) {
+            match advanced {
+                Advanced::Built(path) => Some(path.as_path()),
+                Advanced::Absent | Advanced::NotAsked => {
+                    slots.push(Some(StepResult::unavailable(
+                        step,
+                        p.seed,
+                        ClauseVerdict::NotAttempted,
+                    )));
+                    None
+                }
+                Advanced::DoesNotCompile(_) => {
+                    slots.push(Some(StepResult::unavailable(
+                        step,
+                        p.seed,
+                        ClauseVerdict::NotBuilt,
+                    )));
+                    None
+                }
+            }
+        } else {
+            core
+        };
+        if let Some(runner) = runner {
+            places.push(slots.len());
+            slots.push(None);
+            jobs.push((runner, p));
+        }
+    }
+    for (place, result) in places.into_iter().zip(run_jobs(jobs, limits, parallel)?) {
+        slots[place] = Some(result);
+    }
+    Ok(slots.into_iter().flatten().collect())
 }

@@ -121,6 +121,8 @@ fn clause_reports(result: &StepResult, limits: &Limits) -> Vec<ClauseReport> {
                 ClauseVerdict::Passed { .. } => ClauseStatus::Passed,
                 ClauseVerdict::NotImplemented => ClauseStatus::NotImplemented,
                 ClauseVerdict::Failed { .. } => ClauseStatus::Failed,
+                ClauseVerdict::NotAttempted => ClauseStatus::NotAttempted,
+                ClauseVerdict::NotBuilt => ClauseStatus::NotBuilt,
             },
             message: console::failure_text(result, i, limits)
                 .map(|m| report::capped(&m, report::MESSAGE_CAP)),
@@ -257,6 +259,7 @@ fn mark(s: StepStatus) -> &'static str {
         StepStatus::Failed => "FAIL",
         StepStatus::NotStarted => "todo",
         StepStatus::NotBuilt => "----",
+        StepStatus::NotAttempted => " n/a",
     }
 }
 

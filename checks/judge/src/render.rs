@@ -64,6 +64,9 @@ pub fn call(c: &Call) -> String {
             )
         }
         Call::Execute { scenario } => scenario_text(scenario),
+        Call::Advanced { step, input } => {
+            crate::suites::view(step).map_or_else(|| input.to_string(), |v| (v.input)(input))
+        }
     }
 }
 
@@ -124,6 +127,7 @@ pub fn expected(e: &Expect) -> String {
         Expect::Checked(Some(x)) => format!("Ok({})", float(*x)),
         Expect::Checked(None) => t("fail.err"),
         Expect::Trace { ending, .. } => ending_text(ending),
+        Expect::Json { step, value } => json_value(step, value),
     }
 }
 
@@ -135,6 +139,7 @@ pub fn value(v: &Value) -> String {
         Value::Checked { ok: Some(x) } => format!("Ok({})", float(x.0)),
         Value::Checked { ok: None } => t("fail.err"),
         Value::Trace { trace } => ending_text(&trace.ending),
+        Value::Json { value } => value.to_string(),
     }
 }
 
@@ -235,8 +240,14 @@ pub fn timeline(
     lines.join("\n")
 }
 
+/// An advanced step's value, through that step's view.
+fn json_value(step: &str, value: &serde_json::Value) -> String {
+    crate::suites::view(step).map_or_else(|| value.to_string(), |v| (v.value)(value))
+}
+
 pub fn fault(f: &Fault, step: &str, function: &str, limits: &Limits) -> String {
     match f {
+        Fault::Wrong(Value::Json { value }) => json_value(step, value),
         Fault::Wrong(v) => value(v),
         Fault::NotImplemented => tr("fault.todo", &[("step", &step), ("function", &function)]),
         Fault::Panicked(message) => tr("fault.panicked", &[("message", &message)]),
@@ -282,9 +293,23 @@ pub fn failure(check: &Check, f: &Fault, step: &str, function: &str, limits: &Li
     let labels = [t("fail.input"), t("fail.expected"), t("fail.got")];
     let width = labels.iter().map(|l| display_width(l)).max().unwrap_or(0);
     let label = |l: &str| format!("  {l}:{}", " ".repeat(width - display_width(l) + 1));
-    let mut out = format!("{}{}\n", label(&labels[0]), call(&check.call));
-    out += &format!("{}{}\n", label(&labels[1]), expected(&check.expect));
-    out += &format!("{}{}", label(&labels[2]), fault(f, step, function, limits));
+    // An advanced step's texts of several lines continue under the first.
+    let under = format!("\n{}", " ".repeat(width + 4));
+    let advanced = matches!(check.call, Call::Advanced { .. });
+    let lines = |text: String| {
+        if advanced {
+            text.replace('\n', &under)
+        } else {
+            text
+        }
+    };
+    let mut out = format!("{}{}\n", label(&labels[0]), lines(call(&check.call)));
+    out += &format!("{}{}\n", label(&labels[1]), lines(expected(&check.expect)));
+    out += &format!(
+        "{}{}",
+        label(&labels[2]),
+        lines(fault(f, step, function, limits))
+    );
     if let (Expect::Trace { events, ending }, Fault::Wrong(Value::Trace { trace })) =
         (&check.expect, f)
     {

@@ -217,8 +217,9 @@ pub fn candidates(call: &Call) -> Vec<Call> {
                 out.push(Call::Execute { scenario: s });
             }
         }
-        // Statuses are already minimal.
-        Call::Retryable { .. } | Call::RetryableMany { .. } => {}
+        // Statuses are already minimal; advanced scripts are shown as
+        // generated (their random clauses draw small scripts to begin with).
+        Call::Retryable { .. } | Call::RetryableMany { .. } | Call::Advanced { .. } => {}
     }
     let size = render::call(call).len();
     out.retain(|c| render::call(c).len() < size);
@@ -255,7 +256,7 @@ pub fn expect(call: &Call) -> Option<Expect> {
             let (events, ending) = oracle::execute(scenario);
             Expect::Trace { events, ending }
         }
-        Call::Retryable { .. } | Call::RetryableMany { .. } => return None,
+        Call::Retryable { .. } | Call::RetryableMany { .. } | Call::Advanced { .. } => return None,
     })
 }
 

@@ -66,13 +66,17 @@ fn matches(expect: &Expect, value: &Value) -> bool {
         (Expect::Trace { events, ending }, Value::Trace { trace }) => {
             trace.ending == *ending && same_events(events, &trace.events)
         }
+        (Expect::Json { step, value: e }, Value::Json { value: g }) => {
+            crate::suites::view(step).is_some_and(|v| (v.same)(e, g))
+        }
         // A value of the wrong shape: the runner and judge disagree.
         (
             Expect::Bool(_)
             | Expect::Float(_)
             | Expect::Huge
             | Expect::Checked(_)
-            | Expect::Trace { .. },
+            | Expect::Trace { .. }
+            | Expect::Json { .. },
             _,
         ) => false,
     }
@@ -98,6 +102,10 @@ pub enum ClauseVerdict {
     },
     /// Every fault was a `todo!()`.
     NotImplemented,
+    /// An advanced step, and the learner has no advanced.rs.
+    NotAttempted,
+    /// An advanced step whose advanced.rs does not compile.
+    NotBuilt,
     Failed {
         faults: Vec<(usize, Fault)>,
         total: usize,
@@ -108,7 +116,10 @@ impl ClauseVerdict {
     pub fn is_pass(&self) -> bool {
         match self {
             ClauseVerdict::Passed { .. } => true,
-            ClauseVerdict::NotImplemented | ClauseVerdict::Failed { .. } => false,
+            ClauseVerdict::NotImplemented
+            | ClauseVerdict::NotAttempted
+            | ClauseVerdict::NotBuilt
+            | ClauseVerdict::Failed { .. } => false,
         }
     }
 }

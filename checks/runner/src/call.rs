@@ -36,6 +36,9 @@ pub fn dispatch(call: Call) -> Observed {
         Call::Execute { scenario } => Value::Trace {
             trace: crate::world::run(&scenario),
         },
+        Call::Advanced { step, .. } => std::panic::panic_any(lab_harness::KitError(format!(
+            "step {step} was sent to the core runner"
+        ))),
     };
     Observed::Returned { value }
 }

@@ -3,13 +3,11 @@
 
 use lab_api::wire::{Ending, Event, Reply, Scenario, Trace, F64};
 use lab_api::{ExecuteError, Options, Response};
+use lab_harness::Runaway;
 use std::cell::RefCell;
 
 /// Far more sends and sleeps than any scenario needs: the loop is runaway.
 const MAX_EVENTS: u32 = 10_000;
-
-/// Panic payload that stops a runaway `execute`.
-pub struct Runaway(pub u32);
 
 struct World<'s> {
     scenario: &'s Scenario,

@@ -110,6 +110,10 @@ fn test(
                 )
             })),
         ),
+        ClauseStatus::NotAttempted => (
+            "error",
+            Some("not attempted (advanced bonus step)".to_string()),
+        ),
         ClauseStatus::NotBuilt => (
             "error",
             Some(message.unwrap_or("does not compile").to_string()),

@@ -97,6 +97,7 @@ fn step_output(step: &StepReport) -> String {
              ./lab.sh check {}.",
             step.function, step.step
         ),
+        StepStatus::NotAttempted => "Not attempted (an advanced bonus step).".to_string(),
         StepStatus::NotBuilt => {
             "Does not compile, so this step was not checked (the compiler's errors are in \
              the overview)."
@@ -112,11 +113,13 @@ fn step_output(step: &StepReport) -> String {
                         "{}\nnot implemented yet (still reaches todo!())",
                         c.name
                     )),
-                    ClauseStatus::Failed | ClauseStatus::NotBuilt => Some(format!(
-                        "{}\n{}",
-                        c.name,
-                        c.message.as_deref().unwrap_or("failed")
-                    )),
+                    ClauseStatus::Failed | ClauseStatus::NotBuilt | ClauseStatus::NotAttempted => {
+                        Some(format!(
+                            "{}\n{}",
+                            c.name,
+                            c.message.as_deref().unwrap_or("failed")
+                        ))
+                    }
                 })
                 .collect();
             if failing.is_empty() {

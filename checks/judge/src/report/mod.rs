@@ -61,8 +61,11 @@ pub enum StepStatus {
     Failed,
     /// Every clause still reaches `todo!()`.
     NotStarted,
-    /// The submission does not compile.
+    /// The submission does not compile (for an advanced step: its
+    /// advanced.rs does not).
     NotBuilt,
+    /// An advanced step of a submission without an advanced.rs.
+    NotAttempted,
 }
 
 impl StepStatus {
@@ -73,6 +76,7 @@ impl StepStatus {
             StepStatus::Failed => ClauseStatus::Failed,
             StepStatus::NotStarted => ClauseStatus::NotImplemented,
             StepStatus::NotBuilt => ClauseStatus::NotBuilt,
+            StepStatus::NotAttempted => ClauseStatus::NotAttempted,
         }
     }
 }
@@ -100,6 +104,7 @@ pub enum ClauseStatus {
     Failed,
     NotImplemented,
     NotBuilt,
+    NotAttempted,
 }
 
 /// One clause (one trial) of one step.

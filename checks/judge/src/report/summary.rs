@@ -137,6 +137,7 @@ pub fn summary_csv(file: &SummaryFile) -> String {
                 Some(StepStatus::Failed) => "fail",
                 Some(StepStatus::NotStarted) => "todo",
                 Some(StepStatus::NotBuilt) => "error",
+                Some(StepStatus::NotAttempted) => "n/a",
                 None => "",
             });
         }
@@ -172,6 +173,7 @@ pub fn summary_md(file: &SummaryFile) -> String {
                 Some(StepStatus::Failed) => " ❌ |",
                 Some(StepStatus::NotStarted) => " … |",
                 Some(StepStatus::NotBuilt) => " 🛠 |",
+                Some(StepStatus::NotAttempted) => " – |",
                 None => "  |",
             });
         }

@@ -13,6 +13,11 @@ pub fn table(step: &str) -> Vec<Value> {
         "06" => include_str!("../../../../fixtures/cases/06.json"),
         "07" => include_str!("../../../../fixtures/cases/07.json"),
         "08" => include_str!("../../../../fixtures/cases/08.json"),
+        "09" => include_str!("../../../../fixtures/cases/09.json"),
+        "10" => include_str!("../../../../fixtures/cases/10.json"),
+        "11" => include_str!("../../../../fixtures/cases/11.json"),
+        "12" => include_str!("../../../../fixtures/cases/12.json"),
+        "13" => include_str!("../../../../fixtures/cases/13.json"),
         _ => "{\"cases\":[]}",
     };
     let doc: Value =

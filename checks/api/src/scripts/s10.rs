@@ -1,0 +1,1 @@
+//! Step 10: script and observation shapes (none yet).

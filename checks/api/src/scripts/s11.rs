@@ -1,0 +1,1 @@
+//! Step 11: script and observation shapes (none yet).

@@ -1,0 +1,1 @@
+//! Step 12: script and observation shapes (none yet).

@@ -1,0 +1,1 @@
+//! Step 13: script and observation shapes (none yet).

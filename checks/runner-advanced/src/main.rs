@@ -1,0 +1,35 @@
+//! The advanced runner: `lab-runner-advanced CASES OUTCOMES FROM [careful]`.
+//!
+//! Compiles the learner's `student/src/advanced.rs` as its module `advanced`
+//! (never part of the `student` crate, so core submissions build exactly as
+//! before) and plays the checker's scripts of steps 09–13 against it
+//! through `glue`. The crate root holds nothing else the learner's module
+//! could reach.
+
+// rustfmt follows `mod` items even behind `cfg` and fails on a missing
+// file; it does not expand macros, so this keeps the module out of its way.
+macro_rules! unseen_by_rustfmt { ($($i:item)*) => { $($i)* } }
+
+#[cfg(lab_advanced)]
+unseen_by_rustfmt! {
+    #[allow(dead_code)] // a learner's unused helpers are not the kit's business
+    #[path = "../../../student/src/advanced.rs"]
+    mod advanced;
+}
+
+#[cfg(lab_advanced)]
+mod glue;
+
+fn main() -> std::process::ExitCode {
+    #[cfg(lab_advanced)]
+    return lab_harness::serve(
+        "lab-runner-advanced",
+        glue::dispatch,
+        lab_harness::no_other_mode,
+    );
+    #[cfg(not(lab_advanced))]
+    {
+        eprintln!("lab-runner-advanced: student/src/advanced.rs does not exist");
+        std::process::ExitCode::from(70)
+    }
+}
