@@ -44,6 +44,8 @@ if [ "$selftest" = yes ]; then
   set -x
   cargo fmt --all -- --check
   cargo clippy --quiet --workspace --all-targets -- -D warnings
+  # The advanced runner's glue, compiled against the reference answers.
+  LAB_ADVANCED_REFERENCE=1 cargo clippy --quiet -p lab-runner-advanced --all-targets -- -D warnings
   cargo test --quiet --workspace
   { set +x; } 2>/dev/null
   build_judge

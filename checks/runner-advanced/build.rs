@@ -1,12 +1,20 @@
 //! Sets `cfg(lab_advanced)` exactly when the learner's advanced file exists,
-//! so the workspace (fmt, clippy, tests, editors) builds without it.
+//! so the workspace (fmt, clippy, tests, editors) builds without it. With
+//! `LAB_ADVANCED_REFERENCE=1` in an instructor's kit it compiles the
+//! reference instead (`cfg(lab_reference)`), so the self-test can lint the
+//! glue code.
 
 fn main() {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../student/src");
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let dir = root.join("student/src");
     // A directory: cargo reruns this script when any entry in it changes.
     println!("cargo:rerun-if-changed={}", dir.display());
-    println!("cargo:rustc-check-cfg=cfg(lab_advanced)");
-    if dir.join("advanced.rs").is_file() {
+    println!("cargo:rerun-if-env-changed=LAB_ADVANCED_REFERENCE");
+    println!("cargo:rustc-check-cfg=cfg(lab_advanced, lab_reference)");
+    let reference = root.join("solutions/advanced.rs");
+    if std::env::var_os("LAB_ADVANCED_REFERENCE").is_some_and(|v| v == "1") && reference.is_file() {
+        println!("cargo:rustc-cfg=lab_reference");
+    } else if dir.join("advanced.rs").is_file() {
         println!("cargo:rustc-cfg=lab_advanced");
     }
 }

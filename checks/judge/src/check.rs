@@ -11,8 +11,17 @@ use std::path::Path;
 /// Records each checked step's verdict for `lab.sh status`.
 fn remember(root: &Path, results: &[crate::evaluate::StepResult]) {
     let mut st = crate::state::load(root);
-    let hash = crate::state::source_hash(&root.join("student/src/lib.rs"));
+    let lib = crate::state::source_hash(&root.join("student/src/lib.rs"));
+    let advanced = crate::state::source_hash(&root.join("student/src/advanced.rs"));
     for r in results {
+        if r.could_not_run() {
+            continue;
+        }
+        let hash = if is_advanced(r.suite.step) {
+            &advanced
+        } else {
+            &lib
+        };
         let e = st.steps.entry(r.suite.step.to_string()).or_default();
         let passed = r
             .verdicts

@@ -48,8 +48,10 @@ pub enum Command {
         check: CheckArgs,
         max_checks: Option<usize>,
     },
-    /// `None` resets every step.
+    /// `None` resets every step of lib.rs.
     Reset(Option<&'static str>),
+    /// Creates (or puts back) student/src/advanced.rs from the stubs.
+    ResetAdvanced,
     Help,
 }
 
@@ -163,7 +165,8 @@ pub fn parse(args: &[String]) -> Result<Cli, String> {
         }
         Some("reset") => match &rest[1..] {
             [all] if all == "--all" => Command::Reset(None),
-            steps => Command::Reset(Some(one_step(steps, "reset N|--all")?)),
+            [advanced] if advanced == "--advanced" => Command::ResetAdvanced,
+            steps => Command::Reset(Some(one_step(steps, "reset N|--all|--advanced")?)),
         },
         Some("handout") => match &rest[1..] {
             [dir] if !dir.starts_with('-') => Command::Handout(PathBuf::from(dir)),

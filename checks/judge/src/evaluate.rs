@@ -34,6 +34,13 @@ impl StepResult {
         }
     }
 
+    /// Whether the step could not run (not attempted, or not built).
+    pub fn could_not_run(&self) -> bool {
+        self.verdicts
+            .iter()
+            .any(|v| matches!(v, ClauseVerdict::NotAttempted | ClauseVerdict::NotBuilt))
+    }
+
     /// The step was not started: every clause still reaches `todo!()`.
     pub fn not_started(&self) -> bool {
         self.verdicts

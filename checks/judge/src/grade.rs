@@ -2,13 +2,14 @@
 //! copies of the kit, in parallel slots, and writes the reports; `--merge`
 //! joins the summaries of shards into one.
 
-use crate::build::{self, BuildError};
+use crate::build;
 use crate::catalog::tr;
 use crate::console;
 use crate::evaluate::{evaluate, StepResult};
 use crate::files::write_atomically;
 use crate::report::{
-    self, Build, ClassReport, ClauseReport, ClauseStatus, StepReport, StepStatus, SubmissionReport,
+    self, AdvancedBuild, Build, ClassReport, ClauseReport, ClauseStatus, StepReport, StepStatus,
+    SubmissionReport,
 };
 use crate::session::Limits;
 use crate::status;
@@ -31,16 +32,21 @@ pub struct GradeArgs {
     pub merge: Vec<PathBuf>,
 }
 
-/// A submission to grade: its name and its lib.rs, nothing else.
+/// A submission to grade: its name, its lib.rs and its advanced.rs (when it
+/// has one), nothing else.
 #[derive(Debug, Clone)]
 pub struct Submission {
     pub name: String,
     pub lib: PathBuf,
+    pub advanced: Option<PathBuf>,
 }
 
-/// Points per step, from fixtures/weights.json (1 each when absent).
+/// Points per step, from fixtures/weights.json (1 each when absent). The
+/// advanced steps' points are bonus points.
 pub fn weights(root: &Path) -> Result<BTreeMap<String, u32>, String> {
-    let mut out: BTreeMap<String, u32> = STEPS.iter().map(|(s, _)| (s.to_string(), 1)).collect();
+    let mut out: BTreeMap<String, u32> = suites::all_steps()
+        .map(|(s, _)| (s.to_string(), 1))
+        .collect();
     let path = root.join("fixtures/weights.json");
     let Ok(text) = std::fs::read_to_string(&path) else {
         return Ok(out);
@@ -82,6 +88,7 @@ pub fn resolve(paths: &[PathBuf]) -> Result<Vec<Submission>, String> {
                 name.clone(),
                 Submission {
                     name: name.clone(),
+                    advanced: build::subject_advanced(path),
                     lib,
                 },
             )
@@ -135,6 +142,13 @@ fn step_report(result: &StepResult, weight: u32, limits: &Limits) -> StepReport 
     let passed = clauses.iter().all(|c| c.status == ClauseStatus::Passed);
     let status = if passed {
         StepStatus::Passed
+    } else if clauses
+        .iter()
+        .all(|c| c.status == ClauseStatus::NotAttempted)
+    {
+        StepStatus::NotAttempted
+    } else if clauses.iter().all(|c| c.status == ClauseStatus::NotBuilt) {
+        StepStatus::NotBuilt
     } else if result.not_started() {
         StepStatus::NotStarted
     } else {
@@ -147,6 +161,7 @@ fn step_report(result: &StepResult, weight: u32, limits: &Limits) -> StepReport 
         status,
         weight,
         score: if passed { weight } else { 0 },
+        bonus: suites::is_advanced(result.suite.step),
         clauses,
     }
 }
@@ -163,6 +178,7 @@ fn not_built_steps(weights: &BTreeMap<String, u32>, seed: u64) -> Vec<StepReport
                 status: StepStatus::NotBuilt,
                 weight: weights[*step],
                 score: 0,
+                bonus: false,
                 clauses: suite
                     .clauses
                     .iter()
@@ -187,36 +203,59 @@ fn grade_one(
     weights: &BTreeMap<String, u32>,
 ) -> Result<SubmissionReport, String> {
     let start = Instant::now();
-    let source = std::fs::read(&sub.lib).map_err(|e| format!("{}: {e}", sub.lib.display()))?;
-    let max_score = weights.values().sum();
-    let (build, build_errors, steps, printed_bytes) =
-        match build::runner_in_slot(root, slot, &source) {
-            Ok(slot) => {
-                let all: Vec<&'static str> = STEPS.iter().map(|(s, _)| *s).collect();
-                let results =
-                    evaluate(&slot.runner, &all, seed, limits).map_err(|e| e.to_string())?;
-                let printed = results.iter().map(|r| r.run.printed).sum();
-                let steps = results
-                    .iter()
-                    .map(|r| step_report(r, weights[r.suite.step], &limits))
-                    .collect();
-                (Build::Ok, None, steps, printed)
-            }
-            Err(BuildError::DoesNotCompile(errors)) => (
-                Build::Failed,
-                Some(report::capped(&errors, report::MESSAGE_CAP)),
-                not_built_steps(weights, seed),
-                0,
-            ),
-            Err(BuildError::Kit(e)) => return Err(e),
-        };
-    let score = steps.iter().map(|s| s.score).sum();
+    let read = |p: &Path| std::fs::read(p).map_err(|e| format!("{}: {e}", p.display()));
+    let sources = build::Sources {
+        lib: read(&sub.lib)?,
+        advanced: sub.advanced.as_deref().map(read).transpose()?,
+    };
+    let runners = build::runners(root, Some((slot, &sources)), true, true)?;
+    let core: Vec<&'static str> = STEPS.iter().map(|(s, _)| *s).collect();
+    let advanced: Vec<&'static str> = suites::ADVANCED.iter().map(|(s, _)| *s).collect();
+    let max_score = core.iter().map(|s| weights[*s]).sum();
+    let mut printed_bytes = 0;
+    let mut report = |results: Vec<StepResult>| -> Vec<StepReport> {
+        printed_bytes += results.iter().map(|r| r.run.printed).sum::<u64>();
+        results
+            .iter()
+            .map(|r| step_report(r, weights[r.suite.step], &limits))
+            .collect()
+    };
+    let (build, build_errors, mut steps) = match &runners.core {
+        Some(Ok(runner)) => {
+            let results = evaluate(runner, &core, seed, limits).map_err(|e| e.to_string())?;
+            (Build::Ok, None, report(results))
+        }
+        Some(Err(errors)) => (
+            Build::Failed,
+            Some(report::capped(errors, report::MESSAGE_CAP)),
+            not_built_steps(weights, seed),
+        ),
+        None => return Err("the core runner was not built".into()),
+    };
+    let prepared = crate::evaluate::prepare(&advanced, seed);
+    let results = crate::evaluate::run_with(None, &runners.advanced, prepared, limits, 1)
+        .map_err(|e| e.to_string())?;
+    steps.extend(report(results));
+    let (advanced_build, advanced_build_errors) = match &runners.advanced {
+        build::Advanced::Built(_) => (AdvancedBuild::Ok, None),
+        build::Advanced::DoesNotCompile(errors) => (
+            AdvancedBuild::Failed,
+            Some(report::capped(errors, report::MESSAGE_CAP)),
+        ),
+        build::Advanced::Absent | build::Advanced::NotAsked => (AdvancedBuild::Absent, None),
+    };
+    drop(runners);
+    let score = steps.iter().filter(|s| !s.bonus).map(|s| s.score).sum();
+    let bonus = steps.iter().filter(|s| s.bonus).map(|s| s.score).sum();
     Ok(SubmissionReport {
         name: sub.name.clone(),
         build,
         build_errors,
         score,
         max_score,
+        bonus,
+        advanced_build,
+        advanced_build_errors,
         steps,
         seconds: (start.elapsed().as_secs_f64() * 1000.0).round() / 1000.0,
         printed_bytes,
@@ -264,13 +303,19 @@ fn mark(s: StepStatus) -> &'static str {
 }
 
 fn print_row(s: &SubmissionReport) {
-    let steps: Vec<&str> = s.steps.iter().map(|st| mark(st.status)).collect();
+    let shown = s.attempted();
+    let steps: Vec<&str> = shown.steps.iter().map(|st| mark(st.status)).collect();
     let build = match s.build {
         Build::Ok => "built",
         Build::Failed => "DOES NOT COMPILE",
     };
+    let bonus = match s.advanced_build {
+        AdvancedBuild::Absent => String::new(),
+        AdvancedBuild::Ok => format!("  +{} bonus", s.bonus),
+        AdvancedBuild::Failed => "  advanced.rs DOES NOT COMPILE".to_string(),
+    };
     println!(
-        "{:<28} {:>3}/{:<3} {}  {build}  ({:.1} s)",
+        "{:<28} {:>3}/{:<3} {}  {build}{bonus}  ({:.1} s)",
         s.name,
         s.score,
         s.max_score,
@@ -457,6 +502,7 @@ mod tests {
             .map(|n| Submission {
                 name: n.to_string(),
                 lib: PathBuf::from("x"),
+                advanced: None,
             })
             .collect()
     }
@@ -484,11 +530,11 @@ mod tests {
     #[test]
     fn default_weights_are_one_per_step_and_the_file_overrides_them() {
         let dir = tempfile::tempdir().unwrap();
-        assert_eq!(weights(dir.path()).unwrap().values().sum::<u32>(), 8);
+        assert_eq!(weights(dir.path()).unwrap().values().sum::<u32>(), 13);
         std::fs::create_dir_all(dir.path().join("fixtures")).unwrap();
         std::fs::write(dir.path().join("fixtures/weights.json"), r#"{"08": 3}"#).unwrap();
         assert_eq!(weights(dir.path()).unwrap()["08"], 3);
-        std::fs::write(dir.path().join("fixtures/weights.json"), r#"{"09": 3}"#).unwrap();
+        std::fs::write(dir.path().join("fixtures/weights.json"), r#"{"14": 3}"#).unwrap();
         assert!(weights(dir.path()).is_err());
     }
 }

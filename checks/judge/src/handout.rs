@@ -8,7 +8,7 @@ use std::io;
 use std::path::Path;
 
 /// Paths (relative to the kit's root) that never go into a handout.
-pub const WITHHELD: [&str; 12] = [
+pub const WITHHELD: [&str; 14] = [
     ".git",
     ".lab",
     "target",
@@ -19,24 +19,36 @@ pub const WITHHELD: [&str; 12] = [
     "checks/judge/tests",
     "examples",
     "docs/MUTANTS.md",
+    "docs/ADVANCED.md",
+    // An instructor's own try at the advanced track; learners opt in with
+    // `reset --advanced`.
+    "student/src/advanced.rs",
     ".ci",
     "grades",
 ];
 
 /// The workspace manifest without the withheld crates.
 pub fn handout_manifest(text: &str) -> String {
-    text.lines()
-        .map(|line| {
-            if line.starts_with("members") {
-                "members = [\"student\", \"checks/api\", \"checks/runner\", \"checks/judge\"]"
-                    .to_string()
-            } else {
-                line.to_string()
-            }
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
-        + "\n"
+    let mut out = Vec::new();
+    let mut in_members = false;
+    for line in text.lines() {
+        // The kit's members list may span several lines.
+        if in_members {
+            in_members = !line.trim_end().ends_with(']');
+            continue;
+        }
+        if line.starts_with("members") {
+            in_members = !line.trim_end().ends_with(']');
+            out.push(
+                "members = [\n    \"student\",\n    \"checks/api\",\n    \"checks/harness\",\n    \
+                 \"checks/runner\",\n    \"checks/runner-advanced\",\n    \"checks/judge\",\n]"
+                    .to_string(),
+            );
+        } else {
+            out.push(line.to_string());
+        }
+    }
+    out.join("\n") + "\n"
 }
 
 pub fn run(root: &Path, dir: &Path) -> u8 {
@@ -84,8 +96,11 @@ mod tests {
     fn the_handout_manifest_drops_the_solutions() {
         let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
         let text = handout_manifest(&std::fs::read_to_string(root.join("Cargo.toml")).unwrap());
-        let members = text.lines().find(|l| l.starts_with("members")).unwrap();
+        let start = text.find("members").unwrap();
+        let members = &text[start..start + text[start..].find(']').unwrap()];
         assert!(!members.contains("solutions") && members.contains("student"));
+        assert!(members.contains("checks/runner-advanced") && members.contains("checks/harness"));
+        assert!(!text.contains("\"solutions"));
     }
 
     #[test]
@@ -107,6 +122,8 @@ mod tests {
             assert!(!dir.join(w).exists(), "{w} leaked into the handout");
         }
         assert!(dir.join("lab.sh").is_file() && dir.join("checks/08-contract.sh").is_file());
+        assert!(dir.join("fixtures/pristine/advanced.rs").is_file());
+        assert!(!dir.join("student/src/advanced.rs").exists());
         let stub = std::fs::read(dir.join("student/src/lib.rs")).unwrap();
         assert_eq!(
             stub,

@@ -5,15 +5,15 @@ use crate::catalog::{self, t, tr};
 use crate::cli::CheckArgs;
 use crate::state::{self, State};
 use crate::status;
-use crate::suites::STEPS;
+use crate::suites::{self, STEPS};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-fn function_of(step: &str) -> &'static str {
-    STEPS
-        .iter()
-        .find(|(s, _)| *s == step)
-        .map_or("?", |(_, f)| f)
+use crate::suites::function_of;
+
+/// The learner's advanced file (steps 09–13), when they opted in.
+fn advanced_file(root: &Path) -> Option<PathBuf> {
+    Some(root.join("student/src/advanced.rs")).filter(|p| p.is_file())
 }
 
 fn step_file(root: &Path, step: &str, suffix: &str) -> Result<String, String> {
@@ -90,11 +90,24 @@ fn ago(seconds: u64) -> String {
     }
 }
 
-/// One line per step: its last verdict, when, and whether the file changed since.
-pub fn status_lines(st: &State, current_hash: &str, now: u64) -> Vec<String> {
+/// One line per step: its last verdict, when, and whether the file changed
+/// since. `advanced_hash` is the advanced file's hash when the learner has
+/// one; only then are steps 09–13 listed.
+pub fn status_lines(
+    st: &State,
+    current_hash: &str,
+    advanced_hash: Option<&str>,
+    now: u64,
+) -> Vec<String> {
+    let advanced = advanced_hash
+        .map(|h| suites::ADVANCED.iter().map(move |s| (s, h)))
+        .into_iter()
+        .flatten();
     STEPS
         .iter()
-        .map(|(step, function)| {
+        .map(|s| (s, current_hash))
+        .chain(advanced)
+        .map(|((step, function), current_hash)| {
             let entry = st.steps.get(*step).cloned().unwrap_or_default();
             let word = match entry.last.as_deref() {
                 Some("passed") => t("status.passed"),
@@ -116,20 +129,25 @@ pub fn status_lines(st: &State, current_hash: &str, now: u64) -> Vec<String> {
 pub fn status(root: &Path) -> u8 {
     let st = state::load(root);
     let hash = state::source_hash(&root.join("student/src/lib.rs"));
-    for line in status_lines(&st, &hash, state::now()) {
+    let advanced = advanced_file(root).map(|p| state::source_hash(&p));
+    for line in status_lines(&st, &hash, advanced.as_deref(), state::now()) {
         println!("{line}");
     }
     status::PASSED
 }
 
-/// Re-checks on every save of student/src/lib.rs; `max_checks` ends it (for tests).
+/// Re-checks on every save of student/src/lib.rs (or advanced.rs);
+/// `max_checks` ends it (for tests).
 pub fn watch(root: &Path, args: &CheckArgs, max_checks: Option<usize>) -> u8 {
     let lib = root.join("student/src/lib.rs");
     println!("{}", t("watch.started"));
     let mut last = String::new();
     let mut checks = 0;
     loop {
-        let hash = state::source_hash(&lib);
+        let mut hash = state::source_hash(&lib);
+        if let Some(advanced) = advanced_file(root) {
+            hash += &state::source_hash(&advanced);
+        }
         if hash != last {
             last = hash;
             crate::check::run(root, args);
@@ -228,6 +246,9 @@ pub fn fn_span(source: &str, name: &str) -> Option<(usize, usize)> {
 /// `reset N` puts back step N's stub; `reset --all` the whole file. The
 /// learner's file is backed up first, in .lab/backups.
 pub fn reset(root: &Path, step: Option<&str>) -> u8 {
+    if let Some(step) = step.filter(|s| suites::is_advanced(s)) {
+        return reset_section(root, step);
+    }
     let lib = root.join("student/src/lib.rs");
     let pristine = match std::fs::read_to_string(root.join("fixtures/pristine/lib.rs")) {
         Ok(p) => p,
@@ -255,32 +276,96 @@ pub fn reset(root: &Path, step: Option<&str>) -> u8 {
             }
         }
     };
-    let stamp = state::now();
-    let backup = (0..)
-        .map(|n| match n {
-            0 => state::dir(root).join(format!("backups/lib.rs.{stamp}")),
-            n => state::dir(root).join(format!("backups/lib.rs.{stamp}-{n}")),
-        })
-        .find(|p| !p.exists())
-        .unwrap_or_default();
-    let saved = std::fs::create_dir_all(state::dir(root).join("backups"))
-        .and_then(|()| std::fs::write(&backup, &current));
-    if let Err(e) = saved.and_then(|()| std::fs::write(&lib, new)) {
-        eprintln!("lab: {}", tr("error.kit", &[("what", &e)]));
-        return status::KIT_ERROR;
-    }
     let what = step.map_or_else(
         || t("reset.all"),
         |s| tr("reset.step", &[("step", &s), ("function", &function_of(s))]),
     );
-    println!(
-        "{}",
-        tr(
+    replace_file(root, &lib, Some(&current), &new, &what)
+}
+
+/// Writes `new` to `file`, backing up `current` (when there is one) in
+/// .lab/backups first, and says so.
+fn replace_file(root: &Path, file: &Path, current: Option<&str>, new: &str, what: &str) -> u8 {
+    let name = file
+        .file_name()
+        .map_or("file".into(), |n| n.to_string_lossy().into_owned());
+    let stamp = state::now();
+    let backup = (0..)
+        .map(|n| match n {
+            0 => state::dir(root).join(format!("backups/{name}.{stamp}")),
+            n => state::dir(root).join(format!("backups/{name}.{stamp}-{n}")),
+        })
+        .find(|p| !p.exists())
+        .unwrap_or_default();
+    let saved = match current {
+        Some(current) => std::fs::create_dir_all(state::dir(root).join("backups"))
+            .and_then(|()| std::fs::write(&backup, current)),
+        None => Ok(()),
+    };
+    if let Err(e) = saved.and_then(|()| std::fs::write(file, new)) {
+        eprintln!("lab: {}", tr("error.kit", &[("what", &e)]));
+        return status::KIT_ERROR;
+    }
+    let message = match current {
+        Some(_) => tr(
             "reset.done",
-            &[("what", &what), ("backup", &backup.display())]
-        )
-    );
+            &[("what", &what), ("backup", &backup.display())],
+        ),
+        None => tr("reset.created", &[("path", &"student/src/advanced.rs")]),
+    };
+    println!("{message}");
     status::PASSED
+}
+
+fn pristine_advanced(root: &Path) -> Result<String, u8> {
+    std::fs::read_to_string(root.join("fixtures/pristine/advanced.rs")).map_err(|e| {
+        eprintln!("lab: {}", tr("error.kit", &[("what", &e)]));
+        status::KIT_ERROR
+    })
+}
+
+/// `reset --advanced`: creates student/src/advanced.rs from the stubs, or
+/// puts the whole file back (after a backup).
+pub fn reset_advanced(root: &Path) -> u8 {
+    let pristine = match pristine_advanced(root) {
+        Ok(p) => p,
+        Err(code) => return code,
+    };
+    let file = root.join("student/src/advanced.rs");
+    let current = std::fs::read_to_string(&file).ok();
+    replace_file(
+        root,
+        &file,
+        current.as_deref(),
+        &pristine,
+        &t("reset.advanced"),
+    )
+}
+
+/// `reset N` for an advanced step: puts back that step's section of the stubs.
+fn reset_section(root: &Path, step: &str) -> u8 {
+    let pristine = match pristine_advanced(root) {
+        Ok(p) => p,
+        Err(code) => return code,
+    };
+    let file = root.join("student/src/advanced.rs");
+    let Ok(current) = std::fs::read_to_string(&file) else {
+        eprintln!("lab: {}", t("error.missing_advanced"));
+        return status::USAGE;
+    };
+    let section = crate::sections::section(&pristine, step).unwrap_or_default();
+    let new = match crate::sections::splice(&current, &section) {
+        Ok(new) => new,
+        Err(_) => {
+            eprintln!("lab: {}", tr("error.reset_no_section", &[("step", &step)]));
+            return status::USAGE;
+        }
+    };
+    let what = tr(
+        "reset.step",
+        &[("step", &step), ("function", &function_of(step))],
+    );
+    replace_file(root, &file, Some(&current), &new, &what)
 }
 
 #[cfg(test)]
@@ -327,7 +412,11 @@ mod tests {
         e.last = Some("passed".into());
         e.checked_at = Some(1_000);
         e.source_hash = Some("abc".into());
-        let lines = status_lines(&st, "abc", 1_000 + 180);
+        let lines = status_lines(&st, "abc", None, 1_000 + 180);
+        assert_eq!(lines.len(), 8);
+        let advanced = status_lines(&st, "abc", Some("def"), 1_000 + 180);
+        assert_eq!(advanced.len(), 13);
+        assert!(advanced[8].starts_with("09 Deadline"));
         assert!(
             lines[1].contains("passed")
                 && lines[1].contains("3 min")
@@ -335,7 +424,7 @@ mod tests {
             "{}",
             lines[1]
         );
-        assert!(status_lines(&st, "xyz", 1_180)[1].contains("changed"));
+        assert!(status_lines(&st, "xyz", None, 1_180)[1].contains("changed"));
         assert!(lines[0].contains("not started"));
     }
 }
@@ -347,7 +436,8 @@ mod text_tests {
     #[test]
     fn every_step_has_a_text_and_the_same_hints_in_both_languages() {
         let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/steps");
-        for (step, function) in STEPS {
+        for (step, function) in suites::all_steps() {
+            let function = function.split(',').next().unwrap_or(function);
             let mut counts = Vec::new();
             for lang in ["en", "zh"] {
                 let text =

@@ -25,6 +25,7 @@ mod pool;
 mod render;
 mod report;
 mod rng;
+mod sections;
 mod selftest;
 mod session;
 mod shrink;
@@ -107,6 +108,7 @@ fn main() -> ExitCode {
         cli::Command::Try(subject) => live::run(&root, subject.as_deref()),
         cli::Command::Watch { check, max_checks } => learner::watch(&root, &check, max_checks),
         cli::Command::Reset(step) => learner::reset(&root, step),
+        cli::Command::ResetAdvanced => learner::reset_advanced(&root),
     };
     report_peak_memory();
     ExitCode::from(code)

@@ -2,25 +2,36 @@
 //! the same slot path a learner's submission takes. The reference solution
 //! must pass every step under many seeds, the pristine stubs must fail every
 //! step as "not implemented", every alternative must pass, and every mutant
-//! must be caught by the clause its header names.
+//! must be caught by the clause its header names. The advanced steps' reference
+//! is `solutions/advanced.rs`; their mutants and alternatives replace one
+//! step's section of it (see [`splice`]).
 
-use crate::build::{self, BuildError};
+use crate::build;
 use crate::cli::SelftestArgs;
-use crate::evaluate::{evaluate, StepResult};
+use crate::evaluate::StepResult;
+use crate::sections::splice;
 use crate::session::Limits;
 use crate::status;
-use crate::suites::STEPS;
+use crate::suites::{is_advanced, STEPS};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 #[derive(Debug, Clone)]
 enum Expectation {
-    /// Passes every step under each of these seeds.
-    PassAll(Vec<u64>),
-    /// Every step fails with every clause "not implemented yet".
-    NotStarted,
+    /// Passes every one of these steps under each of these seeds.
+    PassAll(Vec<u64>, Vec<&'static str>),
+    /// Every one of these steps fails with every clause "not implemented yet".
+    NotStarted(Vec<&'static str>),
     /// Fails its step, and the named clause is among the failures.
     Caught { clause: String },
+}
+
+/// A subject's advanced.rs.
+#[derive(Debug, Clone)]
+enum AdvancedFile {
+    Whole(PathBuf),
+    /// The reference with one step's section replaced by this file's.
+    Spliced(PathBuf),
 }
 
 #[derive(Debug, Clone)]
@@ -28,6 +39,7 @@ struct Subject {
     kind: &'static str,
     name: String,
     lib: PathBuf,
+    advanced: Option<AdvancedFile>,
     expect: Expectation,
 }
 
@@ -45,7 +57,7 @@ impl Finding {
     fn of(subject: Subject, ok: bool, detail: String) -> Finding {
         let caught_by = match subject.expect {
             Expectation::Caught { clause } => Some(clause),
-            Expectation::PassAll(_) | Expectation::NotStarted => None,
+            Expectation::PassAll(..) | Expectation::NotStarted(_) => None,
         };
         Finding {
             kind: subject.kind,
@@ -85,37 +97,74 @@ fn subjects(root: &Path, args: &SelftestArgs, seed: u64) -> Vec<Subject> {
     let seeds: Vec<u64> = (0..u64::from(args.seeds))
         .map(|i| seed.wrapping_add(i))
         .collect();
+    let few = vec![seed, seed.wrapping_add(1), seed.wrapping_add(2)];
+    let core = core_steps();
+    let advanced = advanced_steps();
+    let every: Vec<&'static str> = core.iter().chain(&advanced).copied().collect();
+    let reference = root.join("solutions/src/lib.rs");
     let mut out = vec![
         Subject {
             kind: "solutions",
-            name: "solutions".into(),
-            lib: root.join("solutions/src/lib.rs"),
-            expect: Expectation::PassAll(seeds),
+            name: "solutions (+ advanced.rs)".into(),
+            lib: reference.clone(),
+            advanced: Some(AdvancedFile::Whole(root.join("solutions/advanced.rs"))),
+            expect: Expectation::PassAll(seeds, every.clone()),
         },
         Subject {
             kind: "stubs",
-            name: "pristine stubs".into(),
+            name: "pristine stubs (+ advanced.rs)".into(),
             lib: root.join("fixtures/pristine/lib.rs"),
-            expect: Expectation::NotStarted,
+            advanced: Some(AdvancedFile::Whole(
+                root.join("fixtures/pristine/advanced.rs"),
+            )),
+            expect: Expectation::NotStarted(every),
         },
     ];
     for lib in rs_files(&root.join("fixtures/alternatives")) {
-        let seeds = vec![seed, seed.wrapping_add(1), seed.wrapping_add(2)];
         out.push(Subject {
             kind: "alternative",
             name: stem(&lib),
-            expect: Expectation::PassAll(seeds),
+            advanced: None,
+            expect: Expectation::PassAll(few.clone(), core.clone()),
             lib,
         });
     }
-    for lib in rs_files(&root.join("fixtures/mutants")) {
-        let source = std::fs::read_to_string(&lib).unwrap_or_default();
-        let clause = caught_by(&source).unwrap_or_default();
+    for part in rs_files(&root.join("fixtures/alternatives/advanced")) {
         out.push(Subject {
-            kind: "mutant",
-            name: stem(&lib),
-            expect: Expectation::Caught { clause },
-            lib,
+            kind: "alternative",
+            name: format!("advanced/{}", stem(&part)),
+            lib: reference.clone(),
+            advanced: Some(AdvancedFile::Spliced(part)),
+            expect: Expectation::PassAll(few.clone(), advanced.clone()),
+        });
+    }
+    let mutants = rs_files(&root.join("fixtures/mutants"))
+        .into_iter()
+        .map(|lib| (lib, false))
+        .chain(
+            rs_files(&root.join("fixtures/mutants/advanced"))
+                .into_iter()
+                .map(|part| (part, true)),
+        );
+    for (file, is_advanced) in mutants {
+        let source = std::fs::read_to_string(&file).unwrap_or_default();
+        let clause = caught_by(&source).unwrap_or_default();
+        out.push(if is_advanced {
+            Subject {
+                kind: "mutant",
+                name: format!("advanced/{}", stem(&file)),
+                lib: reference.clone(),
+                advanced: Some(AdvancedFile::Spliced(file)),
+                expect: Expectation::Caught { clause },
+            }
+        } else {
+            Subject {
+                kind: "mutant",
+                name: stem(&file),
+                lib: file,
+                advanced: None,
+                expect: Expectation::Caught { clause },
+            }
         });
     }
     if let Some(only) = &args.only {
@@ -138,8 +187,33 @@ fn failed_clauses(results: &[StepResult]) -> Vec<String> {
         .collect()
 }
 
-fn all_steps() -> Vec<&'static str> {
+fn core_steps() -> Vec<&'static str> {
     STEPS.iter().map(|(s, _)| *s).collect()
+}
+
+fn advanced_steps() -> Vec<&'static str> {
+    crate::suites::ADVANCED.iter().map(|(s, _)| *s).collect()
+}
+
+/// A subject's files, read (an advanced mutant or alternative spliced into
+/// the reference).
+fn sources(root: &Path, subject: &Subject) -> Result<build::Sources, String> {
+    let read = |p: &Path| std::fs::read(p).map_err(|e| format!("{}: {e}", p.display()));
+    let text = |p: &Path| std::fs::read_to_string(p).map_err(|e| format!("{}: {e}", p.display()));
+    let advanced = match &subject.advanced {
+        None => None,
+        Some(AdvancedFile::Whole(path)) => Some(read(path)?),
+        Some(AdvancedFile::Spliced(part)) => {
+            let base = text(&root.join("solutions/advanced.rs"))?;
+            let spliced =
+                splice(&base, &text(part)?).map_err(|e| format!("{}: {e}", part.display()))?;
+            Some(spliced.into_bytes())
+        }
+    };
+    Ok(build::Sources {
+        lib: read(&subject.lib)?,
+        advanced,
+    })
 }
 
 fn examine(
@@ -148,23 +222,48 @@ fn examine(
     subject: &Subject,
     seed: u64,
 ) -> Result<(bool, String), String> {
-    let source =
-        std::fs::read(&subject.lib).map_err(|e| format!("{}: {e}", subject.lib.display()))?;
-    let slot = match build::runner_in_slot(root, slot, &source) {
-        Ok(s) => s,
-        Err(BuildError::DoesNotCompile(e)) => {
-            return Ok((false, format!("does not compile:\n{e}")))
+    let steps: Vec<&'static str> = match &subject.expect {
+        Expectation::PassAll(_, steps) | Expectation::NotStarted(steps) => steps.clone(),
+        Expectation::Caught { clause } => {
+            match crate::suites::parse_step(clause.split('/').next().unwrap_or("")) {
+                Some(step) => vec![step],
+                None => {
+                    return Ok((
+                        false,
+                        "header has no valid `// caught-by: NN/clause` line".into(),
+                    ))
+                }
+            }
         }
-        Err(BuildError::Kit(e)) => return Err(e),
     };
+    let sources = sources(root, subject)?;
+    let core = steps.iter().any(|s| !is_advanced(s));
+    let advanced = steps.iter().any(|s| is_advanced(s));
+    let runners = build::runners(root, Some((slot, &sources)), core, advanced)?;
+    let core_runner = match &runners.core {
+        Some(Err(e)) => return Ok((false, format!("does not compile:\n{e}"))),
+        Some(Ok(path)) => Some(path.as_path()),
+        None => None,
+    };
+    match &runners.advanced {
+        build::Advanced::DoesNotCompile(e) => {
+            return Ok((false, format!("advanced.rs does not compile:\n{e}")))
+        }
+        build::Advanced::Absent if advanced => {
+            return Ok((false, "has no advanced.rs".into()));
+        }
+        _ => {}
+    }
     let limits = Limits::default();
     let run = |steps: &[&'static str], seed: u64| {
-        evaluate(&slot.runner, steps, seed, limits).map_err(|e| e.to_string())
+        let prepared = crate::evaluate::prepare(steps, seed);
+        crate::evaluate::run_with(core_runner, &runners.advanced, prepared, limits, 1)
+            .map_err(|e| e.to_string())
     };
     match &subject.expect {
-        Expectation::PassAll(seeds) => {
+        Expectation::PassAll(seeds, _) => {
             for &s in seeds {
-                let failed = failed_clauses(&run(&all_steps(), s)?);
+                let failed = failed_clauses(&run(&steps, s)?);
                 if !failed.is_empty() {
                     return Ok((
                         false,
@@ -174,18 +273,21 @@ fn examine(
             }
             Ok((
                 true,
-                format!("passes all 8 steps under {} seeds", seeds.len()),
+                format!("passes steps {} under {} seeds", span(&steps), seeds.len()),
             ))
         }
-        Expectation::NotStarted => {
-            let results = run(&all_steps(), seed)?;
+        Expectation::NotStarted(_) => {
+            let results = run(&steps, seed)?;
             let started: Vec<&str> = results
                 .iter()
                 .filter(|r| !r.not_started())
                 .map(|r| r.suite.step)
                 .collect();
             if started.is_empty() {
-                Ok((true, "all 8 steps fail as not implemented yet".into()))
+                Ok((
+                    true,
+                    format!("steps {} fail as not implemented yet", span(&steps)),
+                ))
             } else {
                 Ok((
                     false,
@@ -197,14 +299,8 @@ fn examine(
             }
         }
         Expectation::Caught { clause } => {
-            let Some(step) = crate::suites::parse_step(clause.split('/').next().unwrap_or(""))
-            else {
-                return Ok((
-                    false,
-                    "header has no valid `// caught-by: NN/clause` line".into(),
-                ));
-            };
-            let failed = failed_clauses(&run(&[step], seed)?);
+            let step = steps[0];
+            let failed = failed_clauses(&run(&steps, seed)?);
             if failed.is_empty() {
                 Ok((false, format!("SURVIVED step {step}")))
             } else if failed.contains(clause) {
@@ -227,6 +323,15 @@ fn examine(
                 ))
             }
         }
+    }
+}
+
+/// "01–13", "09–13", "01–08".
+fn span(steps: &[&str]) -> String {
+    match (steps.first(), steps.last()) {
+        (Some(a), Some(b)) if a != b => format!("{a}–{b}"),
+        (Some(a), _) => a.to_string(),
+        _ => String::new(),
     }
 }
 
@@ -307,6 +412,19 @@ fn grade_sample_class(root: &Path, seed: u64) -> Result<Vec<Finding>, String> {
             if build.as_deref() != want["build"].as_str() {
                 wrong.push(format!("build {build:?}, expected {}", want["build"]));
             }
+            let advanced = serde_json::to_value(r.advanced_build)
+                .ok()
+                .and_then(|v| v.as_str().map(String::from));
+            if advanced.as_deref() != want["advanced_build"].as_str() {
+                wrong.push(format!(
+                    "advanced build {advanced:?}, expected {}",
+                    want["advanced_build"]
+                ));
+            }
+            let listed = want["steps"].as_object().map_or(0, |m| m.len());
+            if listed != r.steps.len() {
+                wrong.push(format!("{} steps graded, {listed} expected", r.steps.len()));
+            }
             for step in &r.steps {
                 let got = status_name(step);
                 if got.as_deref() != want["steps"][&step.step].as_str() {
@@ -386,6 +504,19 @@ mod tests {
         let src = "// mutant: x\n// caught-by: 04/attempt-above-30\npub use lab_api::*;\n// caught-by: 01/nope\n";
         assert_eq!(caught_by(src).as_deref(), Some("04/attempt-above-30"));
         assert_eq!(caught_by("pub use lab_api::*;\n// caught-by: 01/x"), None);
+    }
+
+    #[test]
+    fn every_advanced_step_has_a_section_in_the_reference_and_the_stubs() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+        for file in ["solutions/advanced.rs", "fixtures/pristine/advanced.rs"] {
+            let text = std::fs::read_to_string(root.join(file)).unwrap();
+            let marks: Vec<&str> = text
+                .lines()
+                .filter_map(crate::sections::section_mark)
+                .collect();
+            assert_eq!(marks, advanced_steps(), "{file}");
+        }
     }
 
     #[test]

@@ -73,3 +73,33 @@ fn the_runner_links_the_student_crate_and_not_the_solutions() {
         "{deps:?}"
     );
 }
+
+#[test]
+fn the_judge_links_no_runner_and_no_advanced_reference() {
+    let deps = transitive_dependencies("lab-judge");
+    for crate_name in [
+        "lab-harness",
+        "lab-runner",
+        "lab-runner-advanced",
+        "solutions-advanced",
+    ] {
+        assert!(!deps.contains(crate_name), "{crate_name} in {deps:?}");
+    }
+}
+
+#[test]
+fn the_advanced_runner_stands_alone() {
+    // It compiles only student/src/advanced.rs: neither the learner's core
+    // crate (so one file's mistakes never block the other's steps) nor any
+    // reference answers.
+    let deps = transitive_dependencies("lab-runner-advanced");
+    assert!(deps.contains("lab-harness"), "{deps:?}");
+    for crate_name in ["student", "solutions", "solutions-advanced"] {
+        assert!(!deps.contains(crate_name), "{crate_name} in {deps:?}");
+    }
+    let harness = transitive_dependencies("lab-harness");
+    assert!(
+        !harness.contains("student") && !harness.contains("solutions"),
+        "{harness:?}"
+    );
+}

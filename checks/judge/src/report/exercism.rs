@@ -33,6 +33,7 @@ struct Test {
 
 /// Exercism's `results.json` (version 3) for one submission, pretty, newline.
 pub fn results_json(s: &SubmissionReport) -> String {
+    let s = &s.attempted();
     let results = match s.build {
         Build::Failed => Results {
             version: 3,

@@ -5,7 +5,10 @@
 //! `execution_time` is the submission's wall time in seconds, rounded to the
 //! millisecond (0 when unknown). Passed steps have an empty `output`.
 
-use super::{capped, Build, ClauseStatus, StepReport, StepStatus, SubmissionReport, MESSAGE_CAP};
+use super::{
+    capped, AdvancedBuild, Build, ClauseStatus, StepReport, StepStatus, SubmissionReport,
+    MESSAGE_CAP,
+};
 use serde::Serialize;
 
 #[derive(Serialize)]
@@ -32,8 +35,11 @@ struct Test {
 
 /// Gradescope's `results.json` for one submission, pretty, newline.
 pub fn results_json(s: &SubmissionReport, seed: &str) -> String {
+    let s = &s.attempted();
     let results = Results {
-        score: s.score,
+        // Bonus points go on top: Gradescope shows a score above the
+        // maximum as extra credit.
+        score: s.score + s.bonus,
         max_score: s.max_score,
         execution_time: milliseconds(s.seconds),
         output: overview(s, seed),
@@ -43,7 +49,11 @@ pub fn results_json(s: &SubmissionReport, seed: &str) -> String {
             .steps
             .iter()
             .map(|step| Test {
-                name: format!("Step {}: {}", step.step, step.function),
+                name: if step.bonus {
+                    format!("Step {} (bonus): {}", step.step, step.function)
+                } else {
+                    format!("Step {}: {}", step.step, step.function)
+                },
                 number: step.step.clone(),
                 score: step.score,
                 max_score: step.weight,
@@ -79,6 +89,20 @@ fn overview(s: &SubmissionReport, seed: &str) -> String {
                 s.max_score,
                 s.steps.len()
             );
+            match s.advanced_build {
+                AdvancedBuild::Absent => {}
+                AdvancedBuild::Ok => {
+                    text += &format!(" Bonus from the advanced steps: +{}.", s.bonus)
+                }
+                AdvancedBuild::Failed => {
+                    text += " The advanced file (advanced.rs) does not compile, so steps 09-13 \
+                             were not checked. The compiler's first errors:\n";
+                    text += s
+                        .advanced_build_errors
+                        .as_deref()
+                        .unwrap_or("(none recorded)");
+                }
+            }
         }
         Build::Failed => {
             text += "The submission does not compile, so no step could be checked. \
@@ -171,9 +195,28 @@ mod tests {
     }
 
     #[test]
+    fn an_attempted_bonus_step_is_extra_credit() {
+        let mut alice = class().submissions[0].clone();
+        alice.steps[3].status = StepStatus::Passed;
+        alice.steps[3].passed = true;
+        alice.steps[3].score = 10;
+        alice.bonus = 10;
+        alice.advanced_build = AdvancedBuild::Ok;
+        let v = parsed(&alice);
+        assert_eq!(v["score"], 40);
+        assert_eq!(v["max_score"], 30);
+        let tests = v["tests"].as_array().unwrap();
+        assert_eq!(tests.len(), 4);
+        assert_eq!(tests[3]["name"], "Step 09 (bonus): Deadline");
+        assert!(v["output"].as_str().unwrap().contains("+10"));
+    }
+
+    #[test]
     fn has_the_fields_gradescope_requires() {
         for s in &class().submissions {
             let v = parsed(s);
+            // Steps that were not attempted are left out of the file.
+            let s = &s.attempted();
             assert!(v["score"].is_number());
             assert_eq!(v["score"], s.score);
             assert!(v["max_score"].is_number());

@@ -33,6 +33,32 @@ pub enum Build {
     Failed,
 }
 
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum AdvancedBuild {
+    /// No advanced.rs: steps 09–13 are not attempted.
+    #[default]
+    Absent,
+    Ok,
+    Failed,
+}
+
+impl SubmissionReport {
+    /// The same report without the steps that were not attempted: what the
+    /// third-party formats (JUnit, Gradescope, Exercism) show, so a core
+    /// submission's files read exactly as they did before the advanced track.
+    pub fn attempted(&self) -> SubmissionReport {
+        let mut s = self.clone();
+        s.steps
+            .retain(|step| step.status != StepStatus::NotAttempted);
+        s
+    }
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
 /// One submission's grade.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SubmissionReport {
@@ -42,9 +68,21 @@ pub struct SubmissionReport {
     /// The compiler's first errors when `build` is `failed`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub build_errors: Option<String>,
+    /// Points of the core steps 01–08 that pass.
     pub score: u32,
+    /// Points of the core steps 01–08.
     pub max_score: u32,
-    /// In step order.
+    /// Points of the advanced (bonus) steps 09–13 that pass; never part of
+    /// `score`, so `score <= max_score` always holds.
+    #[serde(default)]
+    pub bonus: u32,
+    /// Whether the submission has an advanced.rs, and whether it compiled.
+    #[serde(default)]
+    pub advanced_build: AdvancedBuild,
+    /// The compiler's first errors when `advanced_build` is `failed`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub advanced_build_errors: Option<String>,
+    /// In step order: 01–08, then 09–13.
     pub steps: Vec<StepReport>,
     /// Wall time of building and checking this submission.
     pub seconds: f64,
@@ -94,6 +132,9 @@ pub struct StepReport {
     pub weight: u32,
     /// `weight` when passed, else 0.
     pub score: u32,
+    /// An advanced step: its score counts towards `bonus`, not `score`.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub bonus: bool,
     pub clauses: Vec<ClauseReport>,
 }
 

@@ -19,7 +19,7 @@
 //! leading `'`. Step columns are the first submission's steps; a submission
 //! lacking one of them has an empty cell there.
 
-use super::{Build, ClassReport, StepStatus, GRADE_SCHEMA};
+use super::{AdvancedBuild, Build, ClassReport, StepStatus, GRADE_SCHEMA};
 use serde::{Deserialize, Serialize};
 
 /// Exactly what `summary.json` holds.
@@ -39,6 +39,11 @@ pub struct SummarySubmission {
     pub build: Build,
     pub score: u32,
     pub max_score: u32,
+    /// Points of the advanced steps that pass (never part of `score`).
+    #[serde(default)]
+    pub bonus: u32,
+    #[serde(default)]
+    pub advanced_build: AdvancedBuild,
     pub steps: Vec<SummaryStep>,
     /// Rounded to the millisecond.
     pub seconds: f64,
@@ -52,6 +57,13 @@ pub struct SummaryStep {
     pub passed: bool,
     pub status: StepStatus,
     pub weight: u32,
+    /// An advanced (bonus) step.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub bonus: bool,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 /// The summary of a class: everything but clause details and printed bytes.
@@ -67,6 +79,8 @@ pub fn summary_of(c: &ClassReport) -> SummaryFile {
                 build: s.build,
                 score: s.score,
                 max_score: s.max_score,
+                bonus: s.bonus,
+                advanced_build: s.advanced_build,
                 steps: s
                     .steps
                     .iter()
@@ -75,6 +89,7 @@ pub fn summary_of(c: &ClassReport) -> SummaryFile {
                         passed: step.passed,
                         status: step.status,
                         weight: step.weight,
+                        bonus: step.bonus,
                     })
                     .collect(),
                 seconds: milliseconds(s.seconds),
@@ -112,13 +127,19 @@ pub fn read_summary(text: &str) -> Result<SummaryFile, String> {
     Ok(file)
 }
 
-/// `summary.csv`: `name,build,score,max_score,01,02,…`, one row a submission.
+/// `summary.csv`: `name,build,score,max_score,01,02,…`, one row a
+/// submission; when a submission attempted an advanced step, its columns
+/// and a last `bonus` column follow.
 pub fn summary_csv(file: &SummaryFile) -> String {
     let steps = step_columns(file);
+    let bonus = has_advanced(&steps);
     let mut out = String::from("name,build,score,max_score");
     for step in &steps {
         out.push(',');
         out.push_str(&csv_cell(step));
+    }
+    if bonus {
+        out.push_str(",bonus");
     }
     out.push('\n');
     for s in &file.submissions {
@@ -141,6 +162,9 @@ pub fn summary_csv(file: &SummaryFile) -> String {
                 None => "",
             });
         }
+        if bonus {
+            out.push_str(&format!(",{}", s.bonus));
+        }
         out.push('\n');
     }
     out
@@ -159,8 +183,13 @@ pub fn summary_md(file: &SummaryFile) -> String {
     }
     out.push('\n');
     for s in &file.submissions {
+        let extra = if has_advanced(&steps) && s.bonus > 0 {
+            format!(" +{}", s.bonus)
+        } else {
+            String::new()
+        };
         out.push_str(&format!(
-            "| {} | {} | {}/{} |",
+            "| {} | {} | {}/{}{extra} |",
             md_cell(&s.name),
             build_word(s.build),
             s.score,
@@ -193,15 +222,40 @@ pub fn summary_md(file: &SummaryFile) -> String {
         "\n\nSeed: {}. ✅ passed, ❌ failed, … not started (todo!()), 🛠 does not compile.\n",
         md_cell(&file.seed)
     ));
+    if has_advanced(&steps) {
+        out.push_str(
+            "Steps 09–13 are bonus steps (+N after the score): – not attempted (no advanced.rs).\n",
+        );
+    }
     out
 }
 
-/// The first submission's steps, in its order.
+/// The first submission's steps, in its order, without the advanced steps
+/// no submission attempted (so a class of core submissions gets exactly
+/// the columns it always had).
 fn step_columns(file: &SummaryFile) -> Vec<String> {
+    let attempted = |step: &SummaryStep| {
+        !step.bonus
+            || file.submissions.iter().any(|s| {
+                s.steps
+                    .iter()
+                    .any(|x| x.step == step.step && x.status != StepStatus::NotAttempted)
+            })
+    };
     file.submissions
         .first()
-        .map(|s| s.steps.iter().map(|x| x.step.clone()).collect())
+        .map(|s| {
+            s.steps
+                .iter()
+                .filter(|x| attempted(x))
+                .map(|x| x.step.clone())
+                .collect()
+        })
         .unwrap_or_default()
+}
+
+fn has_advanced(steps: &[String]) -> bool {
+    steps.iter().any(|s| crate::suites::is_advanced(s))
 }
 
 fn build_word(build: Build) -> &'static str {
@@ -292,13 +346,48 @@ mod tests {
         for s in v["submissions"].as_array().unwrap() {
             assert_eq!(
                 keys(s),
-                ["build", "max_score", "name", "score", "seconds", "steps"]
+                [
+                    "advanced_build",
+                    "bonus",
+                    "build",
+                    "max_score",
+                    "name",
+                    "score",
+                    "seconds",
+                    "steps"
+                ]
             );
             assert!(["ok", "failed"].contains(&s["build"].as_str().unwrap()));
             for step in s["steps"].as_array().unwrap() {
-                assert_eq!(keys(step), ["passed", "status", "step", "weight"]);
+                let advanced = crate::suites::is_advanced(step["step"].as_str().unwrap());
+                let mut want = vec!["passed", "status", "step", "weight"];
+                if advanced {
+                    want.insert(0, "bonus");
+                }
+                assert_eq!(keys(step), want);
             }
         }
+    }
+
+    #[test]
+    fn attempted_advanced_steps_get_columns_and_a_bonus() {
+        let mut c = class();
+        let dave = &mut c.submissions[0];
+        dave.steps[3].status = StepStatus::Passed;
+        dave.steps[3].passed = true;
+        dave.bonus = 10;
+        dave.advanced_build = AdvancedBuild::Ok;
+        let file = summary_of(&c);
+        let csv = summary_csv(&file);
+        let header = csv.lines().next().unwrap();
+        assert_eq!(header, "name,build,score,max_score,01,02,03,09,bonus");
+        assert!(csv.lines().nth(1).unwrap().ends_with(",pass,10"), "{csv}");
+        assert!(csv.lines().nth(2).unwrap().ends_with(",n/a,0"), "{csv}");
+        let md = summary_md(&file);
+        assert!(md.contains("| 30/30 +10 |") && md.contains(" – |"), "{md}");
+        // Without attempts the columns are exactly the core ones.
+        let plain = summary_csv(&summary_of(&class()));
+        assert!(plain.starts_with("name,build,score,max_score,01,02,03\n"));
     }
 
     #[test]

@@ -17,7 +17,7 @@
 //! compiles, because `include_str!` reads it at compile time.
 
 use crate::report::{
-    capped, Build, ClassReport, ClauseReport, ClauseStatus, StepReport, StepStatus,
+    capped, AdvancedBuild, Build, ClassReport, ClauseReport, ClauseStatus, StepReport, StepStatus,
     SubmissionReport, GRADE_SCHEMA, MESSAGE_CAP,
 };
 use std::path::Path;
@@ -37,7 +37,7 @@ pub const COMPILER_ERRORS: &str = "error[E0308]: mismatched types\n  --> src/lib
 /// spreadsheet formula and holds a comma, quotes and a Markdown pipe.
 pub const BOB: &str = "-bob, \"the\" | 2nd";
 
-const STEPS: [(&str, &str, [&str; 2]); 3] = [
+const STEPS: [(&str, &str, [&str; 2]); 4] = [
     ("01", "retryable", ["accepts 503", "refuses 400"]),
     (
         "02",
@@ -45,6 +45,9 @@ const STEPS: [(&str, &str, [&str; 2]); 3] = [
         ["GET is safe", "POST with key is safe"],
     ),
     ("03", "remaining", ["never negative", "counts down"]),
+    // An advanced (bonus) step: nobody in the class attempts it, so every
+    // third-party format and both summaries must read as if it were not there.
+    ("09", "Deadline", ["fixed at creation", "never negative"]),
 ];
 
 fn step(
@@ -61,6 +64,7 @@ fn step(
         status,
         weight: 10,
         score: if passed { 10 } else { 0 },
+        bonus: crate::suites::is_advanced(number),
         clauses: clauses
             .iter()
             .zip(titles)
@@ -83,6 +87,7 @@ pub fn class() -> ClassReport {
     let pass = [(C::Passed, None), (C::Passed, None)];
     let todo = [(C::NotImplemented, None), (C::NotImplemented, None)];
     let broken = [(C::NotBuilt, None), (C::NotBuilt, None)];
+    let absent = [(C::NotAttempted, None), (C::NotAttempted, None)];
     ClassReport {
         schema: GRADE_SCHEMA.to_string(),
         seed: SEED.to_string(),
@@ -97,7 +102,11 @@ pub fn class() -> ClassReport {
                     step(0, S::Passed, pass),
                     step(1, S::Passed, pass),
                     step(2, S::Passed, pass),
+                    step(3, S::NotAttempted, absent),
                 ],
+                bonus: 0,
+                advanced_build: AdvancedBuild::Absent,
+                advanced_build_errors: None,
                 seconds: 1.5,
                 printed_bytes: 0,
             },
@@ -111,7 +120,11 @@ pub fn class() -> ClassReport {
                     step(0, S::Passed, pass),
                     step(1, S::Failed, [(C::Passed, None), (C::Failed, Some(NASTY))]),
                     step(2, S::NotStarted, todo),
+                    step(3, S::NotAttempted, absent),
                 ],
+                bonus: 0,
+                advanced_build: AdvancedBuild::Absent,
+                advanced_build_errors: None,
                 seconds: 2.25,
                 printed_bytes: 12,
             },
@@ -125,7 +138,11 @@ pub fn class() -> ClassReport {
                     step(0, S::NotBuilt, broken),
                     step(1, S::NotBuilt, broken),
                     step(2, S::NotBuilt, broken),
+                    step(3, S::NotAttempted, absent),
                 ],
+                bonus: 0,
+                advanced_build: AdvancedBuild::Absent,
+                advanced_build_errors: None,
                 seconds: 0.75,
                 printed_bytes: 0,
             },
