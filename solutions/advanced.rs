@@ -1,9 +1,7 @@
-//! Your advanced steps 09–13 (bonus). Fill in one section at a time and
-//! check it with `bash checks/09-contract.sh` … `bash checks/13-contract.sh`.
-//! The contract is in CONTRACT.md ("Advanced track"). Keep this file
-//! self-contained: no `mod x;`, no `crate::` or `super::` paths, and no
-//! `use student::*` glob (name core functions as `student::remaining`).
-//! Deleting this file opts out again; core steps 01–08 never see it.
+//! Reference answers of the advanced steps 09–13 (instructors only; never
+//! linked by the judge or the runners). Each step is one section, opened by
+//! its marker line; the advanced mutants and alternatives in fixtures/
+//! replace one section of this file (see docs/MAINTAINERS.md).
 use lab_api::advanced::*;
 
 // ===== step 09: Deadline =====

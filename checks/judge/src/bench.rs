@@ -22,9 +22,17 @@ const LIMIT: Duration = Duration::from_secs(900);
 
 /// What a fresh clone would not have.
 fn not_in_a_clone(rel: &Path) -> bool {
-    [".git", "target", ".lab", "grades"]
-        .iter()
-        .any(|n| rel == Path::new(n))
+    // The figures are those of a learner on the core steps: a maintainer's
+    // own student/src/advanced.rs stays out of the copy.
+    [
+        ".git",
+        "target",
+        ".lab",
+        "grades",
+        "student/src/advanced.rs",
+    ]
+    .iter()
+    .any(|n| rel == Path::new(n))
 }
 
 /// Runs a command in `dir` with `target`, returning its wall time.

@@ -200,11 +200,21 @@ pub fn run(root: &Path, args: &CheckArgs) -> u8 {
         None => t("run.all_passed"),
         Some(r) if r.not_started() => {
             let n = r.suite.step.trim_start_matches('0');
-            tr("run.start_step", &[("step", &r.suite.step), ("n", &n)])
+            let file = crate::suites::file_of(r.suite.step);
+            tr(
+                "run.start_step",
+                &[("step", &r.suite.step), ("n", &n), ("file", &file)],
+            )
         }
         Some(_) => t("run.next_step"),
     };
     println!("{advice}");
+    let core_done = crate::suites::STEPS
+        .iter()
+        .all(|(s, _)| args.steps.contains(s));
+    if first_open.is_none() && core_done && !has_advanced {
+        println!("{}", t("run.advanced_invite"));
+    }
     println!("{seed_line}");
     println!("{passed} passed, {failed} failed");
     if advanced_broken {

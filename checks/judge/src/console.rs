@@ -27,7 +27,11 @@ pub fn failure_text(result: &StepResult, clause: usize, limits: &Limits) -> Opti
         }
         ClauseVerdict::NotImplemented => Some(tr(
             "fault.todo",
-            &[("step", &suite.step), ("function", &suite.function)],
+            &[
+                ("step", &suite.step),
+                ("function", &suite.function),
+                ("file", &crate::suites::file_of(suite.step)),
+            ],
         )),
         // Also said once per step.
         v @ (ClauseVerdict::NotAttempted | ClauseVerdict::NotBuilt) => {

@@ -178,7 +178,14 @@ pub fn run(root: &Path, subject: Option<&Path>) -> u8 {
         _ if stderr.contains("not yet implemented") || stderr.contains("not implemented") => {
             println!(
                 "{}",
-                tr("fault.todo", &[("step", &"08"), ("function", &"execute")])
+                tr(
+                    "fault.todo",
+                    &[
+                        ("step", &"08"),
+                        ("function", &"execute"),
+                        ("file", &"student/src/lib.rs")
+                    ]
+                )
             );
             status::FAILED
         }

@@ -249,7 +249,14 @@ pub fn fault(f: &Fault, step: &str, function: &str, limits: &Limits) -> String {
     match f {
         Fault::Wrong(Value::Json { value }) => json_value(step, value),
         Fault::Wrong(v) => value(v),
-        Fault::NotImplemented => tr("fault.todo", &[("step", &step), ("function", &function)]),
+        Fault::NotImplemented => tr(
+            "fault.todo",
+            &[
+                ("step", &step),
+                ("function", &function),
+                ("file", &crate::suites::file_of(step)),
+            ],
+        ),
         Fault::Panicked(message) => tr("fault.panicked", &[("message", &message)]),
         Fault::Runaway(count) => tr("fault.runaway", &[("count", count)]),
         Fault::TimedOut => tr(

@@ -19,8 +19,10 @@ fn copy_tree(from: &Path, to: &Path) {
     for entry in std::fs::read_dir(from).unwrap() {
         let entry = entry.unwrap();
         let name = entry.file_name();
-        // What a fresh clone would not have.
-        if name == "target" || name == ".git" || name == ".lab" {
+        // What a fresh clone would not have (a maintainer's own try at the
+        // advanced track included).
+        let own_advanced = from.ends_with("student/src") && name == "advanced.rs";
+        if name == "target" || name == ".git" || name == ".lab" || own_advanced {
             continue;
         }
         let (src, dst) = (entry.path(), to.join(&name));
@@ -680,4 +682,65 @@ fn reset_restores_one_stub_with_a_backup_and_watch_checks_once() {
         std::fs::read(&lib).unwrap(),
         std::fs::read(kit.path().join("fixtures/pristine/lib.rs")).unwrap()
     );
+}
+
+#[test]
+fn the_advanced_track_is_opt_in_and_its_file_never_breaks_the_core() {
+    let (kit, _serial) = kit();
+    let dir = kit.path();
+    let advanced = dir.join("student/src/advanced.rs");
+    std::fs::copy(
+        dir.join("solutions/src/lib.rs"),
+        dir.join("student/src/lib.rs"),
+    )
+    .unwrap();
+    // Without the file: the eight core steps, exactly as before.
+    let r = run(dir, "lab.sh", &["check"], BUILD);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    assert!(!r.stdout.contains("test 09"), "{}", r.stdout);
+    let r = run(dir, "checks/09-contract.sh", &[], BUILD);
+    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+    assert!(r.stdout.contains("reset --advanced"), "{}", r.stdout);
+    // Opting in gives the stubs: every advanced step is not implemented yet.
+    let r = run(dir, "lab.sh", &["reset", "--advanced"], QUICK);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    assert_eq!(
+        std::fs::read(&advanced).unwrap(),
+        std::fs::read(dir.join("fixtures/pristine/advanced.rs")).unwrap()
+    );
+    for n in 9..=13 {
+        let script = format!("checks/{n:02}-contract.sh");
+        let r = run(dir, &script, &[], BUILD);
+        assert_eq!(r.code, 1, "{script}:\n{}{}", r.stdout, r.stderr);
+        assert!(r.stdout.contains("is not implemented yet"), "{}", r.stdout);
+    }
+    // The reference passes all thirteen; status lists them.
+    std::fs::copy(dir.join("solutions/advanced.rs"), &advanced).unwrap();
+    let r = run(dir, "lab.sh", &["check"], BUILD);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    assert!(r.stdout.contains("test 13 "), "{}", r.stdout);
+    let status = run(dir, "lab.sh", &["status"], QUICK).stdout;
+    assert_eq!(status.lines().count(), 13, "{status}");
+    // One section back to its stub.
+    let r = run(dir, "lab.sh", &["reset", "12"], QUICK);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    let text = std::fs::read_to_string(&advanced).unwrap();
+    assert!(text.contains("todo!(\"step 12") && !text.contains("todo!(\"step 11"));
+    // A broken advanced file: exit 3, the core steps still run and pass.
+    std::fs::write(&advanced, format!("{text}\nfn broken( {{\n")).unwrap();
+    let r = run(dir, "lab.sh", &["check"], BUILD);
+    assert_eq!(r.code, 3, "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stdout.contains("advanced.rs does not compile"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout
+            .contains("test 08 execute :: returns a final response at once")
+            && r.stdout.contains("... ok"),
+        "{}",
+        r.stdout
+    );
+    assert!(r.stdout.contains("could not run"), "{}", r.stdout);
 }

@@ -58,6 +58,15 @@ pub fn function_of(step: &str) -> &'static str {
         .map_or("?", |(_, f)| f)
 }
 
+/// The learner's file a step lives in.
+pub fn file_of(step: &str) -> &'static str {
+    if is_advanced(step) {
+        "student/src/advanced.rs"
+    } else {
+        "student/src/lib.rs"
+    }
+}
+
 /// How the judge reads one advanced step's JSON: each advanced suite module
 /// provides these, next to its `build`.
 pub struct View {

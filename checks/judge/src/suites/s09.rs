@@ -140,7 +140,7 @@ fn from_table(case: &Value) -> (Script, Observed) {
     (s, expect)
 }
 
-/// A valid cap that is NaN, infinite or negative, in turn.
+/// Invalid budgets and caps: NaN, infinite or negative.
 const BAD: [f64; 5] = [f64::NAN, f64::INFINITY, f64::NEG_INFINITY, -0.015625, -1.0];
 
 pub fn build(g: &mut Gen) -> Builder {
@@ -406,6 +406,16 @@ mod tests {
             let m = serde_json::to_value(model(&s)).unwrap();
             assert!(same(&e, &m), "{case}");
         }
+    }
+
+    #[test]
+    fn a_tolerance_in_expired_is_told_apart() {
+        let s = script(0.0, 5e-324, vec![Op::Expired]);
+        let tolerant = Observed {
+            answers: Some(vec![Answer::Expired { value: true }]),
+        };
+        let e = serde_json::to_value(model(&s)).unwrap();
+        assert!(!same(&e, &serde_json::to_value(tolerant).unwrap()));
     }
 
     #[test]
