@@ -59,7 +59,210 @@ impl Deadline {
 /// Step 10. The delay, in whole seconds, asked for by the Retry-After
 /// fields of one response received at Unix time `received`.
 pub fn parse_retry_after(fields: &[&str], received: i64) -> Result<u32, RetryAfterError> {
-    todo!("step 10: parse_retry_after({fields:?}, {received})")
+    let value = match fields {
+        [] => return Err(RetryAfterError::Missing),
+        [value] => *value,
+        _ => return Err(RetryAfterError::Duplicate),
+    };
+    if value.chars().count() > FIELD_LIMIT {
+        return Err(RetryAfterError::Oversized);
+    }
+    let value = value.trim_matches(|c| c == ' ' || c == '\t');
+    if value.is_empty() {
+        return Err(RetryAfterError::Empty);
+    }
+    if value.bytes().all(|b| b.is_ascii_digit()) {
+        // Saturate instead of overflowing: any value past the limit is too big.
+        let mut seconds: u64 = 0;
+        for b in value.bytes() {
+            seconds = (seconds * 10 + u64::from(b - b'0')).min(u64::from(DELAY_LIMIT) + 1);
+        }
+        return u32::try_from(seconds)
+            .ok()
+            .filter(|&s| s <= DELAY_LIMIT)
+            .ok_or(RetryAfterError::OverLimit);
+    }
+    let date = retry_after_date(value).ok_or(RetryAfterError::Syntax)?;
+    let instant = date.instant(received)?;
+    if instant <= received {
+        return Ok(0);
+    }
+    u32::try_from(instant - received)
+        .ok()
+        .filter(|&d| d <= DELAY_LIMIT)
+        .ok_or(RetryAfterError::OverLimit)
+}
+
+/// An HTTP-date as written; `year` is two digits for RFC 850.
+struct RetryAfterDate {
+    weekday: usize,
+    day: i64,
+    month: i64,
+    year: i64,
+    two_digit_year: bool,
+    hour: i64,
+    minute: i64,
+    second: i64,
+}
+
+impl RetryAfterDate {
+    /// Checks the date against the calendar and returns its Unix instant.
+    fn instant(&self, received: i64) -> Result<i64, RetryAfterError> {
+        let year = if self.two_digit_year {
+            // The year ending in these two digits within [R - 49, R + 50].
+            let (mut r, _, _) = retry_after_civil(received.div_euclid(86_400));
+            r -= 49;
+            r + (self.year - r).rem_euclid(100)
+        } else {
+            self.year
+        };
+        let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
+        let length = match self.month {
+            2 if leap => 29,
+            2 => 28,
+            4 | 6 | 9 | 11 => 30,
+            _ => 31,
+        };
+        if !(1..=length).contains(&self.day)
+            || self.hour > 23
+            || self.minute > 59
+            || self.second > 60
+        {
+            return Err(RetryAfterError::InvalidDate);
+        }
+        let days = retry_after_days(year, self.month, self.day);
+        // 1970-01-01 was a Thursday (index 4, with Sunday 0).
+        if (days + 4).rem_euclid(7) as usize != self.weekday {
+            return Err(RetryAfterError::InvalidDate);
+        }
+        Ok(days * 86_400 + self.hour * 3600 + self.minute * 60 + self.second)
+    }
+}
+
+/// Days from 1970-01-01 to a date of the proleptic Gregorian calendar
+/// (H. Hinnant's days_from_civil).
+fn retry_after_days(year: i64, month: i64, day: i64) -> i64 {
+    let y = if month <= 2 { year - 1 } else { year };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let mp = (month + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + day - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
+}
+
+/// (year, month, day) of a day count from 1970-01-01 (civil_from_days).
+fn retry_after_civil(days: i64) -> (i64, i64, i64) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    (year, month, day)
+}
+
+/// Exactly `width` ASCII digits.
+fn retry_after_number(text: &str, width: usize) -> Option<i64> {
+    if text.len() != width || !text.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    text.parse().ok()
+}
+
+/// `hh:mm:ss`, two digits each.
+fn retry_after_time(text: &str) -> Option<(i64, i64, i64)> {
+    let mut parts = text.split(':');
+    let hour = retry_after_number(parts.next()?, 2)?;
+    let minute = retry_after_number(parts.next()?, 2)?;
+    let second = retry_after_number(parts.next()?, 2)?;
+    parts.next().is_none().then_some((hour, minute, second))
+}
+
+fn retry_after_month(name: &str) -> Option<i64> {
+    const MONTHS: [&str; 12] = [
+        "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+    ];
+    MONTHS.iter().position(|&m| m == name).map(|i| i as i64 + 1)
+}
+
+fn retry_after_weekday(name: &str, long: bool) -> Option<usize> {
+    const DAYS: [&str; 7] = [
+        "Sunday",
+        "Monday",
+        "Tuesday",
+        "Wednesday",
+        "Thursday",
+        "Friday",
+        "Saturday",
+    ];
+    DAYS.iter()
+        .position(|&d| if long { d == name } else { &d[..3] == name })
+}
+
+/// One of the three HTTP-date forms, split at single spaces.
+fn retry_after_date(text: &str) -> Option<RetryAfterDate> {
+    let tokens: Vec<&str> = text.split(' ').collect();
+    match tokens.as_slice() {
+        // IMF-fixdate: Sun, 06 Nov 1994 08:49:37 GMT
+        [name, day, month, year, time, "GMT"] => {
+            let (hour, minute, second) = retry_after_time(time)?;
+            Some(RetryAfterDate {
+                weekday: retry_after_weekday(name.strip_suffix(',')?, false)?,
+                day: retry_after_number(day, 2)?,
+                month: retry_after_month(month)?,
+                year: retry_after_number(year, 4)?,
+                two_digit_year: false,
+                hour,
+                minute,
+                second,
+            })
+        }
+        // RFC 850: Sunday, 06-Nov-94 08:49:37 GMT
+        [name, date, time, "GMT"] => {
+            let mut parts = date.split('-');
+            let day = retry_after_number(parts.next()?, 2)?;
+            let month = retry_after_month(parts.next()?)?;
+            let year = retry_after_number(parts.next()?, 2)?;
+            if parts.next().is_some() {
+                return None;
+            }
+            let (hour, minute, second) = retry_after_time(time)?;
+            Some(RetryAfterDate {
+                weekday: retry_after_weekday(name.strip_suffix(',')?, true)?,
+                day,
+                month,
+                year,
+                two_digit_year: true,
+                hour,
+                minute,
+                second,
+            })
+        }
+        // asctime: Sun Nov  6 08:49:37 1994 (an empty token before a one-digit day)
+        [name, month, rest @ ..] => {
+            let (day, time, year) = match rest {
+                ["", day, time, year] => (retry_after_number(day, 1)?, time, year),
+                [day, time, year] => (retry_after_number(day, 2)?, time, year),
+                _ => return None,
+            };
+            let (hour, minute, second) = retry_after_time(time)?;
+            Some(RetryAfterDate {
+                weekday: retry_after_weekday(name, false)?,
+                day,
+                month: retry_after_month(month)?,
+                year: retry_after_number(year, 4)?,
+                two_digit_year: false,
+                hour,
+                minute,
+                second,
+            })
+        }
+        _ => None,
+    }
 }
 
 // ===== step 11: admit, execute_admitted =====
@@ -77,7 +280,43 @@ pub fn admit(
     min_gap: f64,
     reserve: f64,
 ) -> Result<Admission, InvalidArgument> {
-    todo!("step 11: admit({method:?}, {status}, {attempts}, {limit}, {left}, {retry_after:?}, {min_gap}, {reserve})")
+    if attempts == 0 || limit == 0 || attempts > limit {
+        return Err(InvalidArgument(format!(
+            "{attempts} attempts with a limit of {limit}: need 1 <= attempts <= limit"
+        )));
+    }
+    for (name, x) in [("left", left), ("min_gap", min_gap), ("reserve", reserve)] {
+        if !x.is_finite() || x < 0.0 {
+            return Err(InvalidArgument(format!(
+                "{name} {x} is not a finite, non-negative number of seconds"
+            )));
+        }
+    }
+    let delay = match retry_after {
+        Some(Ok(seconds)) => f64::from(seconds),
+        _ => 0.0,
+    };
+    let wait = delay.max(min_gap);
+    let safe = ["GET", "HEAD", "PUT", "DELETE"]
+        .iter()
+        .any(|m| method.eq_ignore_ascii_case(m));
+    let refusal = if !matches!(status, 429 | 502 | 503 | 504) {
+        Some(Stop::StatusNotAllowed)
+    } else if !safe {
+        Some(Stop::MethodNotAllowed)
+    } else if attempts >= limit {
+        Some(Stop::AttemptLimit)
+    } else if matches!(retry_after, Some(Err(_))) {
+        Some(Stop::InvalidRetryAfter)
+    } else if wait + reserve < left {
+        None
+    } else {
+        Some(Stop::InsufficientBudget)
+    };
+    Ok(match refusal {
+        Some(stop) => Admission::Refuse(stop),
+        None => Admission::Retry { wait },
+    })
 }
 
 /// Step 11b. Sends `method` until an answer, a stop reason or `deadline`.
@@ -90,14 +329,89 @@ pub fn execute_admitted(
     sleeper: &mut dyn Sleeper,
     cancel: &dyn Cancel,
 ) -> Result<Finish, InvalidArgument> {
-    let _ = (transport, clock, sleeper, cancel);
-    todo!("step 11: execute_admitted({method:?}, {deadline}, {policy:?})")
+    let valid = |x: f64| x.is_finite() && x >= 0.0;
+    if !deadline.is_finite()
+        || policy.limit == 0
+        || !valid(policy.min_gap)
+        || !valid(policy.reserve)
+    {
+        return Err(InvalidArgument(format!(
+            "deadline {deadline} or policy {policy:?} is invalid"
+        )));
+    }
+    let stopped = |reason| Ok(Finish::Stopped { reason, last: None });
+    let mut sends = 0;
+    loop {
+        // Before every send: cancellation, the deadline, then the reserve.
+        if cancel.is_cancelled() {
+            return stopped(Stop::Cancelled);
+        }
+        let now = clock.now();
+        if now >= deadline {
+            return stopped(Stop::DeadlineReached);
+        }
+        if deadline - now <= policy.reserve {
+            return stopped(Stop::InsufficientBudget);
+        }
+        let response = transport.send(method, (deadline - now) - policy.reserve);
+        sends += 1;
+        // After every response: cancellation and the deadline again; a
+        // response that is not handed back is closed (dropped) first.
+        let now = clock.now();
+        if cancel.is_cancelled() {
+            drop(response);
+            return stopped(Stop::Cancelled);
+        }
+        if now >= deadline {
+            drop(response);
+            return stopped(Stop::DeadlineReached);
+        }
+        let retry_after = if response.retry_after.is_empty() {
+            None
+        } else {
+            let fields: Vec<&str> = response.retry_after.iter().map(String::as_str).collect();
+            Some(parse_retry_after(&fields, response.received_at))
+        };
+        let admission = admit(
+            method,
+            response.status,
+            sends,
+            policy.limit,
+            deadline - now,
+            retry_after,
+            policy.min_gap,
+            policy.reserve,
+        )?;
+        match admission {
+            Admission::Refuse(Stop::StatusNotAllowed) => return Ok(Finish::Answer(response)),
+            Admission::Refuse(reason) => {
+                return Ok(Finish::Stopped {
+                    reason,
+                    last: Some(response),
+                })
+            }
+            Admission::Retry { wait } => {
+                drop(response);
+                if wait > 0.0 {
+                    sleeper.sleep(wait);
+                }
+            }
+        }
+    }
 }
 
 // ===== step 12: sleep_at_least =====
 
-/// Step 12. Returns `Ok(())` only once the clock has reached the target
-/// fixed at the start (`now + wait`); otherwise names why not.
+/// Step 12. Sleeps until the clock reaches a target fixed once, at the first
+/// reading (`t0 + wait`), and returns `Ok(())` only from a reading at or past
+/// that target and before `deadline`; otherwise names why the caller must
+/// not go on.
+///
+/// Order of the checks: the arguments; the first reading (finite?); then at
+/// every reading: after a sleep, finite and not backwards; cancelled;
+/// deadline (also when the target itself is not before it); target reached;
+/// after a sleep, no progress; `SLEEP_LIMIT` sleeps made; else sleep exactly
+/// what is left.
 pub fn sleep_at_least(
     wait: f64,
     deadline: f64,
@@ -105,42 +419,99 @@ pub fn sleep_at_least(
     sleeper: &mut dyn Sleeper,
     cancel: &dyn Cancel,
 ) -> Result<(), SleepFault> {
-    let _ = (clock, sleeper, cancel);
-    todo!("step 12: sleep_at_least({wait}, {deadline})")
+    if !wait.is_finite() || wait < 0.0 || !deadline.is_finite() {
+        return Err(SleepFault::InvalidArgument);
+    }
+    let t0 = clock.now();
+    if !t0.is_finite() {
+        return Err(SleepFault::NonFiniteReading);
+    }
+    let target = t0 + wait;
+    let mut now = t0;
+    let mut previous: Option<f64> = None;
+    let mut sleeps = 0;
+    loop {
+        if let Some(before) = previous {
+            if !now.is_finite() {
+                return Err(SleepFault::NonFiniteReading);
+            }
+            if now < before {
+                return Err(SleepFault::ClockWentBackwards);
+            }
+        }
+        if cancel.is_cancelled() {
+            return Err(SleepFault::Cancelled);
+        }
+        if now >= deadline || target >= deadline {
+            return Err(SleepFault::DeadlineReached);
+        }
+        if now >= target {
+            return Ok(());
+        }
+        if previous == Some(now) {
+            return Err(SleepFault::NoProgress);
+        }
+        if sleeps == SLEEP_LIMIT {
+            return Err(SleepFault::TooManyWakeUps);
+        }
+        sleeper.sleep(target - now);
+        sleeps += 1;
+        previous = Some(now);
+        now = clock.now();
+    }
 }
 
 // ===== step 13: Gate, fan_out =====
 
-/// Step 13a. The inbound admission limit.
+/// Step 13a. The inbound admission limit: at most `capacity` passes alive.
 pub struct Gate {
-    // Your fields here. Gate must stay Send + Sync.
-    _todo: (),
+    capacity: u32,
+    used: std::sync::atomic::AtomicU32,
 }
 
 /// One admitted request; dropping it gives its place back.
 pub struct Pass<'g> {
-    _gate: &'g Gate,
+    gate: &'g Gate,
 }
 
 impl Gate {
     /// Rejects a capacity of 0.
     pub fn new(capacity: u32) -> Result<Gate, InvalidArgument> {
-        todo!("step 13: Gate::new({capacity})")
+        if capacity == 0 {
+            return Err(InvalidArgument(
+                "a gate needs a capacity of at least 1".into(),
+            ));
+        }
+        Ok(Gate {
+            capacity,
+            used: std::sync::atomic::AtomicU32::new(0),
+        })
     }
 
-    /// A pass when fewer than `capacity` are in use, otherwise `None`.
+    /// A pass when fewer than `capacity` are in use; otherwise `None`, and
+    /// nothing changes.
     pub fn try_acquire(&self) -> Option<Pass<'_>> {
-        todo!("step 13: Gate::try_acquire")
+        use std::sync::atomic::Ordering;
+        self.used
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| {
+                (n < self.capacity).then_some(n + 1)
+            })
+            .ok()
+            .map(|_| Pass { gate: self })
     }
 
-    /// Passes held right now.
+    /// Passes alive right now.
     pub fn in_use(&self) -> u32 {
-        todo!("step 13: Gate::in_use")
+        self.used.load(std::sync::atomic::Ordering::Acquire)
     }
 }
 
 impl Drop for Pass<'_> {
-    fn drop(&mut self) {}
+    fn drop(&mut self) {
+        self.gate
+            .used
+            .fetch_sub(1, std::sync::atomic::Ordering::AcqRel);
+    }
 }
 
 /// Step 13b. Quotes from every supplier under one deadline, ranked.
@@ -151,6 +522,96 @@ pub fn fan_out(
     env: &Env,
     inbound: &Gate,
 ) -> Result<Vec<SupplierReport>, FanOutError> {
-    let _ = (env, inbound);
-    todo!("step 13: fan_out({request:?}, {suppliers:?}, {deadline})")
+    let mut names = std::collections::HashSet::new();
+    let valid = !suppliers.is_empty()
+        && suppliers.iter().all(|s| !s.is_empty() && names.insert(*s))
+        && request.quantity > 0
+        && !request.id.trim().is_empty()
+        && deadline.is_finite();
+    if !valid {
+        return Err(FanOutError::InvalidArgument);
+    }
+    let _pass = inbound.try_acquire().ok_or(FanOutError::Rejected)?;
+    type Task<'a> = Box<dyn FnOnce() -> SupplierOutcome + Send + 'a>;
+    let tasks: Vec<Task<'_>> = suppliers
+        .iter()
+        .map(|&name| Box::new(move || quotes_from(name, request, deadline, env)) as Task<'_>)
+        .collect();
+    let outcomes = env.run_all(tasks);
+    let mut reports: Vec<SupplierReport> = suppliers
+        .iter()
+        .zip(outcomes)
+        .map(|(name, outcome)| SupplierReport {
+            supplier: name.to_string(),
+            outcome: outcome.unwrap_or(SupplierOutcome::Panicked),
+        })
+        .collect();
+    reports.sort_by(|a, b| rank(a).cmp(&rank(b)));
+    Ok(reports)
+}
+
+/// Quotes first, cheapest first; then the rest; each by name.
+fn rank(r: &SupplierReport) -> (bool, u64, &str) {
+    match r.outcome {
+        SupplierOutcome::Quote { total_cents } => (false, total_cents, &r.supplier),
+        _ => (true, 0, &r.supplier),
+    }
+}
+
+/// One supplier's task: up to two attempts, a jittered pause between them.
+fn quotes_from(name: &str, request: &QuoteRequest, deadline: f64, env: &Env) -> SupplierOutcome {
+    for attempt in 1..=ATTEMPTS_PER_SUPPLIER {
+        if let Some(done) = one_attempt(name, request, deadline, env) {
+            return done;
+        }
+        if attempt == ATTEMPTS_PER_SUPPLIER {
+            break;
+        }
+        let pause = PAUSE_MIN + PAUSE_SPREAD * env.fraction(name);
+        if env.now() + pause >= deadline {
+            return SupplierOutcome::TimedOut;
+        }
+        env.sleep(pause);
+    }
+    SupplierOutcome::Unavailable
+}
+
+/// One call holding one slot; `None` when the failure is transient.
+fn one_attempt(
+    name: &str,
+    request: &QuoteRequest,
+    deadline: f64,
+    env: &Env,
+) -> Option<SupplierOutcome> {
+    let Some(slot) = env.acquire(deadline) else {
+        return Some(SupplierOutcome::TimedOut);
+    };
+    let reply = env.call(name, request, deadline - env.now());
+    drop(slot);
+    match reply {
+        Ok(Reply::Offer(offer)) if !offer.in_stock => Some(SupplierOutcome::OutOfStock),
+        Ok(Reply::Offer(offer)) => Some(
+            total(&offer, request).map_or(SupplierOutcome::BadData, |total_cents| {
+                SupplierOutcome::Quote { total_cents }
+            }),
+        ),
+        Ok(Reply::Status(503)) => None,
+        Ok(Reply::Status(404)) => Some(SupplierOutcome::NotFound),
+        Ok(Reply::Status(status)) => Some(SupplierOutcome::HttpStatus(status)),
+        Err(CallError::ConnectionRefused | CallError::ConnectionReset) => None,
+        Err(CallError::TimedOut) => Some(SupplierOutcome::TimedOut),
+        Err(CallError::Protocol) => Some(SupplierOutcome::Protocol),
+        Err(CallError::Decode) => Some(SupplierOutcome::Decode),
+    }
+}
+
+/// `unit × quantity + shipping` in cents; `None` for bad data.
+fn total(offer: &Offer, request: &QuoteRequest) -> Option<u64> {
+    if offer.quantity != request.quantity {
+        return None;
+    }
+    let unit = u64::try_from(offer.unit_cents).ok()?;
+    let shipping = u64::try_from(offer.shipping_cents).ok()?;
+    unit.checked_mul(u64::from(offer.quantity))?
+        .checked_add(shipping)
 }

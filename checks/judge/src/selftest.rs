@@ -480,8 +480,12 @@ fn grade_sample_class(root: &Path, seed: u64) -> Result<Vec<Finding>, String> {
                 }
             }
             let detail = if wrong.is_empty() {
+                let bonus = match r.advanced_build {
+                    crate::report::AdvancedBuild::Absent => String::new(),
+                    _ => format!(" +{} bonus", r.bonus),
+                };
                 format!(
-                    "graded as expected: {}/{} ({:.1} s)",
+                    "graded as expected: {}/{}{bonus} ({:.1} s)",
                     r.score, r.max_score, r.seconds
                 )
             } else {

@@ -183,8 +183,16 @@ fn a_seed_reproduces_a_run() {
 #[test]
 fn bad_input_to_the_kit_is_one_line_and_exit_2() {
     let (kit, _serial) = kit();
-    let cases: [&[&str]; 6] = [
-        &["check", "9"],
+    let cases: [&[&str]; 8] = [
+        &["check", "14"],
+        &["check", "--advanced", "advanced.rs"],
+        &[
+            "check",
+            "--subject",
+            "solutions/src/lib.rs",
+            "--advanced",
+            "no/such.rs",
+        ],
         &["check", "--seed", "abc"],
         &["check", "--subject", "no/such/folder"],
         &["check", "--subject", "fixtures"],
@@ -446,11 +454,23 @@ fn a_class_of_twenty_grades_in_every_format() {
             .iter()
             .map(|st| st["step"].as_str().unwrap())
             .collect();
-        assert_eq!(steps, ["01", "02", "03", "04", "05", "06", "07", "08"]);
+        assert_eq!(
+            steps,
+            ["01", "02", "03", "04", "05", "06", "07", "08", "09", "10", "11", "12", "13"]
+        );
         assert!(s["steps"][0]["passed"].is_boolean());
+        // Core submissions: the bonus steps are not attempted, worth nothing.
+        assert_eq!(s["steps"][8]["status"], "not-attempted", "{name}");
+        assert_eq!(s["bonus"], 0, "{name}");
+        assert_eq!(s["advanced_build"], "absent", "{name}");
 
         let dir = out.join(name);
         assert_xml(&dir.join("junit.xml"));
+        let junit = std::fs::read_to_string(dir.join("junit.xml")).unwrap();
+        assert!(
+            !junit.contains("09 Deadline"),
+            "{name}: not attempted, left out"
+        );
         let result = json(&dir.join("result.json"));
         assert_eq!(result["name"], name);
         let gs = json(&dir.join("gradescope/results.json"));
@@ -505,6 +525,11 @@ fn a_class_of_twenty_grades_in_every_format() {
     }
     let csv = std::fs::read_to_string(out.join("summary.csv")).unwrap();
     assert_eq!(csv.lines().count(), 21);
+    assert_eq!(
+        csv.lines().next().unwrap(),
+        "name,build,score,max_score,01,02,03,04,05,06,07,08",
+        "no advanced columns when nobody attempted them"
+    );
     assert!(std::fs::read_to_string(out.join("summary.md"))
         .unwrap()
         .contains("| correct-00 |"));

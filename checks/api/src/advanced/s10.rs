@@ -2,7 +2,8 @@
 
 /// Largest delay, in seconds, that a Retry-After may ask for (2^31 − 1).
 pub const DELAY_LIMIT: u32 = 2_147_483_647;
-/// Longest field value, in bytes, that is looked at.
+/// Longest field value, in characters, before trimming. (The checker never
+/// sends a value that counting bytes instead would judge differently.)
 pub const FIELD_LIMIT: usize = 128;
 
 /// Why a Retry-After cannot be used. A malformed value is never a zero.
@@ -14,7 +15,7 @@ pub enum RetryAfterError {
     Duplicate,
     /// Nothing left after trimming spaces and tabs.
     Empty,
-    /// Longer than [`FIELD_LIMIT`] bytes.
+    /// Longer than [`FIELD_LIMIT`] characters, before trimming.
     Oversized,
     /// Neither delay-seconds nor one of the three date forms.
     Syntax,

@@ -1,1 +1,137 @@
-//! Step 12: script and observation shapes (none yet).
+//! Step 12 `sleep_at_least`: a script is the arguments, the clock's first
+//! reading, what each sleeper call does to the clock, and when cancellation
+//! becomes visible. The runner reports every sleep it was asked for (with
+//! the clock's reading after it) and the result.
+//!
+//! The world's rule for one sleep lives here ([`Wake::after`]), so the
+//! runner's world and the judge's model move the clock the same way.
+
+use crate::wire::F64;
+use serde::{Deserialize, Serialize};
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Script {
+    /// The arguments of `sleep_at_least`.
+    pub wait: F64,
+    pub deadline: F64,
+    /// The clock's reading until the first sleep.
+    pub start: F64,
+    /// What the 1st, 2nd, ... non-zero sleep does to the clock; once the
+    /// list runs out, every sleep is [`Wake::Exact`].
+    pub wakes: Vec<Wake>,
+    /// Cancellation becomes visible once this many non-zero sleeps have
+    /// returned (`Some(0)`: from the start); `None`: never.
+    pub cancel_after_sleeps: Option<u32>,
+}
+
+/// What one sleeper call does to the clock.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "wake", rename_all = "kebab-case")]
+pub enum Wake {
+    /// Moves by exactly the request.
+    Exact,
+    /// Moves by `moved` only (scripts choose it below the request a correct
+    /// solution makes).
+    Early { moved: F64 },
+    /// Does not move at all.
+    Frozen,
+    /// Moves by the request plus `over`.
+    Late { over: F64 },
+    /// Moves back by `by`.
+    Back { by: F64 },
+    /// The clock reads `t` afterwards (NaN or an infinity).
+    Reads { t: F64 },
+}
+
+impl Wake {
+    /// The clock's reading after a sleep of `asked` seconds that started at `now`.
+    pub fn after(self, now: f64, asked: f64) -> f64 {
+        match self {
+            Wake::Exact => now + asked,
+            Wake::Early { moved } => now + moved.0,
+            Wake::Frozen => now,
+            Wake::Late { over } => now + asked + over.0,
+            Wake::Back { by } => now - by.0,
+            Wake::Reads { t } => t.0,
+        }
+    }
+}
+
+impl Script {
+    /// What the `n`th non-zero sleep (from 1) does.
+    pub fn wake(&self, n: usize) -> Wake {
+        self.wakes.get(n - 1).copied().unwrap_or(Wake::Exact)
+    }
+
+    /// Whether cancellation is visible once `slept` non-zero sleeps have returned.
+    pub fn cancelled(&self, slept: usize) -> bool {
+        self.cancel_after_sleeps
+            .is_some_and(|k| slept >= k as usize)
+    }
+}
+
+/// One non-zero sleep the learner asked for.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Slept {
+    /// The argument of `sleeper.sleep`.
+    pub asked: F64,
+    /// The clock's reading once it returned (shown, never judged: it follows
+    /// from the requests).
+    pub after: F64,
+}
+
+/// How the call ended: `Ok(())` or the fault, in kebab case.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Ending {
+    Ok,
+    InvalidArgument,
+    NonFiniteReading,
+    ClockWentBackwards,
+    Cancelled,
+    DeadlineReached,
+    NoProgress,
+    TooManyWakeUps,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Observed {
+    /// The clock's first reading (shown, never judged).
+    pub start: F64,
+    /// Every non-zero sleep, in order (sleeps of zero are ignored).
+    pub sleeps: Vec<Slept>,
+    pub result: Ending,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wakes_move_the_clock_as_documented() {
+        let at = |w: Wake| w.after(10.0, 1.0);
+        assert_eq!(at(Wake::Exact), 11.0);
+        assert_eq!(at(Wake::Early { moved: F64(0.25) }), 10.25);
+        assert_eq!(at(Wake::Frozen), 10.0);
+        assert_eq!(at(Wake::Late { over: F64(0.5) }), 11.5);
+        assert_eq!(at(Wake::Back { by: F64(0.5) }), 9.5);
+        assert!(at(Wake::Reads { t: F64(f64::NAN) }).is_nan());
+    }
+
+    #[test]
+    fn scripts_run_out_into_exact_wakes_and_cancel_on_time() {
+        let s = Script {
+            wait: F64(1.0),
+            deadline: F64(20.0),
+            start: F64(10.0),
+            wakes: vec![Wake::Frozen],
+            cancel_after_sleeps: Some(2),
+        };
+        assert_eq!(s.wake(1), Wake::Frozen);
+        assert_eq!(s.wake(2), Wake::Exact);
+        assert!(!s.cancelled(1));
+        assert!(s.cancelled(2));
+        let text = serde_json::to_string(&Ending::TooManyWakeUps).unwrap();
+        assert_eq!(text, "\"too-many-wake-ups\"");
+    }
+}

@@ -1,20 +1,1105 @@
-//! Step 11 (not written yet).
+//! Step 11 `admit` and `execute_admitted`: one suite, two sets of clauses.
+//! `admit` is a pure decision, checked call by call against the model
+//! below. `execute_admitted` runs in a scripted world of virtual time (see
+//! `lab_api::scripts::s11`); the model replays the contract in the same
+//! world and predicts every send, close and non-zero sleep, and the
+//! `Finish`. Hand-written cases come first, then generated ones.
 
-use super::Builder;
+mod model;
+mod show;
+
+use super::{advanced_call, fixture, Builder, Expect};
 use crate::rng::Gen;
+use lab_api::scripts::s11::{
+    AdmitCall, Decision, Ending, Event, Handed, Observed, ParseError, Parsed, Reason, Reply,
+    Scenario, Script,
+};
+use lab_api::wire::F64;
+use serde_json::Value;
 
-pub fn build(_g: &mut Gen) -> Builder {
-    Builder::new("11", &[])
+pub use show::{show_input, show_value};
+
+const STEP: &str = "11";
+
+const KEYS: [&str; 19] = [
+    "admit-invalid-input",
+    "admit-wait",
+    "admit-reserve",
+    "admit-order",
+    "admit-method-and-status",
+    "admit-attempt-limit",
+    "admit-invalid-retry-after",
+    "admit-random",
+    "invalid-policy",
+    "checks-before-send",
+    "exact-timeouts",
+    "late-success",
+    "cancel-after-response",
+    "close-before-wait",
+    "clock-after-wait",
+    "retry-after-wait",
+    "malformed-retry-after",
+    "stop-reasons",
+    "random",
+];
+
+const RETRYABLE: [u16; 4] = [429, 502, 503, 504];
+const SAFE: [&str; 4] = ["GET", "HEAD", "PUT", "DELETE"];
+const UNSAFE: [&str; 14] = [
+    "POST",
+    "post",
+    "PATCH",
+    "OPTIONS",
+    "TRACE",
+    "CONNECT",
+    " GET",
+    "GET ",
+    "G ET",
+    "GETS",
+    "ＧＥＴ",
+    "",
+    "DELETE\t",
+    "poſt",
+];
+/// NaN, infinities and negatives: each invalid as a time.
+const BAD: [f64; 6] = [
+    f64::NAN,
+    f64::INFINITY,
+    f64::NEG_INFINITY,
+    -0.015625,
+    -1.0,
+    -5e-324,
+];
+/// Retry-After fields a correct step-10 parser rejects, whatever it is.
+const MALFORMED: [&[&str]; 12] = [
+    &["soon"],
+    &["5", "5"],
+    &[""],
+    &[" "],
+    &["-1"],
+    &["1.5"],
+    &["+3"],
+    &["3", ""],
+    &["0x10"],
+    &["5s"],
+    &["2147483648"],
+    &["1, 2"],
+];
+
+// ---------------------------------------------------------------- admit
+
+fn add_admit(b: &mut Builder, key: &str, call: AdmitCall, expect: Decision) {
+    let input = serde_json::to_value(Script::Admit(call)).expect("scripts serialise");
+    let value =
+        serde_json::to_value(Observed::Admit { decision: expect }).expect("answers serialise");
+    b.add(
+        key,
+        advanced_call(STEP, input),
+        Expect::Json { step: STEP, value },
+    );
 }
 
-pub fn same(expected: &serde_json::Value, got: &serde_json::Value) -> bool {
-    expected == got
+fn gen_admit(b: &mut Builder, key: &str, call: AdmitCall) {
+    let expect = model::admit(&call);
+    add_admit(b, key, call, expect);
 }
 
-pub fn show_input(input: &serde_json::Value) -> String {
-    input.to_string()
+/// A replay-safe method in a random ASCII case.
+fn safe_method(g: &mut Gen) -> String {
+    g.pick(&SAFE)
+        .chars()
+        .map(|c| {
+            if g.chance(1, 3) {
+                c.to_ascii_lowercase()
+            } else {
+                c
+            }
+        })
+        .collect()
 }
 
-pub fn show_value(value: &serde_json::Value) -> String {
-    value.to_string()
+fn final_status(g: &mut Gen) -> u16 {
+    loop {
+        let s = if g.chance(3, 4) {
+            g.int(100, 599) as u16
+        } else {
+            g.below(65536) as u16
+        };
+        if !RETRYABLE.contains(&s) {
+            return s;
+        }
+    }
+}
+
+fn parse_error(g: &mut Gen) -> ParseError {
+    *g.pick(&ParseError::ALL)
+}
+
+/// An `admit` call that retries: every refusal is out of the way.
+fn retrying_call(g: &mut Gen) -> AdmitCall {
+    let limit = g.int(2, 8) as u32;
+    let delay = g.chance(1, 2).then(|| g.int(0, 6) as u32);
+    let min_gap = g.sixty_fourths(0, 64 * 4);
+    let reserve = g.sixty_fourths(0, 64 * 3);
+    let wait = f64::from(delay.unwrap_or(0)).max(min_gap);
+    AdmitCall {
+        method: safe_method(g),
+        status: *g.pick(&RETRYABLE),
+        attempts: g.int(1, i64::from(limit) - 1) as u32,
+        limit,
+        left: F64(wait + reserve + g.sixty_fourths(1, 64 * 8)),
+        retry_after: delay.map_or(Parsed::None, |delay| Parsed::Ok { delay }),
+        min_gap: F64(min_gap),
+        reserve: F64(reserve),
+    }
+}
+
+fn random_parsed(g: &mut Gen) -> Parsed {
+    match g.below(4) {
+        0 | 1 => Parsed::None,
+        2 => Parsed::Ok {
+            delay: if g.chance(1, 10) {
+                g.below(u64::from(u32::MAX) + 1) as u32
+            } else {
+                g.int(0, 8) as u32
+            },
+        },
+        _ => Parsed::Err {
+            error: parse_error(g),
+        },
+    }
+}
+
+fn generated_admit(b: &mut Builder, g: &mut Gen) {
+    for _ in 0..16 {
+        // One invalid input, the rest anything.
+        let mut c = random_admit(g, false);
+        match g.below(6) {
+            0 => c.attempts = 0,
+            1 => {
+                c.limit = 0;
+                c.attempts = g.int(0, 3) as u32;
+            }
+            2 => {
+                c.limit = g.int(1, 6) as u32;
+                c.attempts = c.limit + g.int(1, 3) as u32;
+            }
+            3 => c.left = F64(*g.pick(&BAD)),
+            4 => c.min_gap = F64(*g.pick(&BAD)),
+            _ => c.reserve = F64(*g.pick(&BAD)),
+        }
+        gen_admit(b, "admit-invalid-input", c);
+
+        // The wait is max(delay, gap); the budget is generous.
+        let mut c = retrying_call(g);
+        if g.chance(1, 2) {
+            let d = g.int(0, 6) as u32;
+            c.retry_after = Parsed::Ok { delay: d };
+            // Often on either side of the gap, sometimes equal to it.
+            c.min_gap = F64(match g.below(3) {
+                0 => f64::from(d),
+                1 => f64::from(d) + g.sixty_fourths(1, 64 * 2),
+                _ => (f64::from(d) - g.sixty_fourths(1, 64 * 2)).max(0.0),
+            });
+            let wait = f64::from(d).max(c.min_gap.0);
+            c.left = F64(wait + c.reserve.0 + g.sixty_fourths(1, 64 * 4));
+        }
+        gen_admit(b, "admit-wait", c);
+
+        // wait + reserve around left: below, equal, one tick above.
+        let mut c = retrying_call(g);
+        let d = match c.retry_after {
+            Parsed::Ok { delay } => f64::from(delay),
+            _ => 0.0,
+        };
+        let wait = d.max(c.min_gap.0);
+        let edge = wait + c.reserve.0;
+        c.left = F64(match g.below(4) {
+            0 => edge,
+            1 => edge + 0.015625,
+            2 => (edge - g.sixty_fourths(1, 64 * 2)).max(0.0),
+            _ => edge + g.sixty_fourths(1, 64 * 2),
+        });
+        gen_admit(b, "admit-reserve", c);
+
+        // At least two refusals at once.
+        let mut c = retrying_call(g);
+        let mut set = 0u8;
+        while set.count_ones() < 2 {
+            set = g.below(32) as u8;
+        }
+        if set & 1 != 0 {
+            c.status = final_status(g);
+        }
+        if set & 2 != 0 {
+            c.method = g.pick(&UNSAFE).to_string();
+        }
+        if set & 4 != 0 {
+            c.attempts = c.limit;
+        }
+        if set & 8 != 0 {
+            c.retry_after = Parsed::Err {
+                error: parse_error(g),
+            };
+        }
+        if set & 16 != 0 {
+            let d = match c.retry_after {
+                Parsed::Ok { delay } => f64::from(delay),
+                _ => 0.0,
+            };
+            let edge = d.max(c.min_gap.0) + c.reserve.0;
+            c.left = F64((edge - g.sixty_fourths(0, 64)).max(0.0));
+        }
+        gen_admit(b, "admit-order", c);
+
+        // Only the method or the status stands in the way, or nothing does.
+        let mut c = retrying_call(g);
+        match g.below(4) {
+            0 => c.status = final_status(g),
+            1 => c.method = g.pick(&UNSAFE).to_string(),
+            2 => {
+                c.status = final_status(g);
+                c.method = g.pick(&UNSAFE).to_string();
+            }
+            _ => {}
+        }
+        gen_admit(b, "admit-method-and-status", c);
+
+        let mut c = retrying_call(g);
+        if g.chance(1, 5) {
+            c.limit = u32::MAX - g.below(3) as u32;
+        }
+        c.attempts = if g.chance(2, 3) { c.limit } else { c.limit - 1 };
+        gen_admit(b, "admit-attempt-limit", c);
+
+        let mut c = retrying_call(g);
+        c.retry_after = Parsed::Err {
+            error: parse_error(g),
+        };
+        if g.chance(1, 3) {
+            c.left = F64(g.sixty_fourths(0, 64));
+        }
+        gen_admit(b, "admit-invalid-retry-after", c);
+    }
+    for _ in 0..100 {
+        let c = random_admit(g, true);
+        gen_admit(b, "admit-random", c);
+    }
+}
+
+fn random_admit(g: &mut Gen, may_be_invalid: bool) -> AdmitCall {
+    let limit = if may_be_invalid && g.chance(1, 20) {
+        0
+    } else {
+        g.int(1, 6) as u32
+    };
+    let attempts = if may_be_invalid && g.chance(1, 20) {
+        limit + 1
+    } else {
+        g.int(1.min(i64::from(limit)), i64::from(limit)) as u32
+    };
+    let time = |g: &mut Gen, hi: i64| {
+        if may_be_invalid && g.chance(1, 25) {
+            *g.pick(&BAD)
+        } else {
+            g.sixty_fourths(0, hi)
+        }
+    };
+    AdmitCall {
+        method: if g.chance(3, 4) {
+            safe_method(g)
+        } else {
+            g.pick(&UNSAFE).to_string()
+        },
+        status: if g.chance(3, 4) {
+            *g.pick(&RETRYABLE)
+        } else {
+            final_status(g)
+        },
+        attempts,
+        limit,
+        left: F64(time(g, 64 * 10)),
+        retry_after: random_parsed(g),
+        min_gap: F64(time(g, 64 * 3)),
+        reserve: F64(time(g, 64 * 3)),
+    }
+}
+
+// ------------------------------------------------------ execute_admitted
+
+fn add_execute(b: &mut Builder, key: &str, s: Scenario, events: Vec<Event>, ending: Ending) {
+    let input = serde_json::to_value(Script::Execute(s)).expect("scripts serialise");
+    let value =
+        serde_json::to_value(Observed::Execute { events, ending }).expect("answers serialise");
+    b.add(
+        key,
+        advanced_call(STEP, input),
+        Expect::Json { step: STEP, value },
+    );
+}
+
+/// A scenario under construction; bodies are drawn when it is finished.
+#[derive(Clone)]
+struct Plan {
+    method: String,
+    start: f64,
+    budget: f64,
+    limit: u32,
+    min_gap: f64,
+    reserve: f64,
+    replies: Vec<(u16, Vec<String>, f64)>,
+    fallback_cost: f64,
+    overrun: Vec<f64>,
+    cancel_after: Option<u32>,
+}
+
+impl Plan {
+    /// A plan whose budget is drawn from `lo..=hi` sixty-fourths.
+    fn new(g: &mut Gen, (lo, hi): (i64, i64), limit: u32) -> Plan {
+        let budget = g.sixty_fourths(lo, hi);
+        Plan {
+            method: safe_method(g),
+            start: g.sixty_fourths(0, 64 * 1000),
+            budget,
+            limit,
+            min_gap: g.sixty_fourths(0, 32),
+            reserve: g.sixty_fourths(0, 64),
+            replies: Vec::new(),
+            fallback_cost: g.sixty_fourths(1, 32),
+            overrun: Vec::new(),
+            cancel_after: None,
+        }
+    }
+
+    fn reply(mut self, status: u16, fields: &[&str], cost: f64) -> Plan {
+        let fields = fields.iter().map(|f| f.to_string()).collect();
+        self.replies.push((status, fields, cost));
+        self
+    }
+
+    fn finish(&self, g: &mut Gen) -> Scenario {
+        let received = g.int(1_700_000_000, 1_800_000_000);
+        let mut reply = |k: usize, (status, retry_after, cost): (u16, Vec<String>, f64)| Reply {
+            status,
+            retry_after,
+            received_at: received + k as i64,
+            body: g.id("body-"),
+            cost: F64(cost),
+        };
+        let replies = self
+            .replies
+            .iter()
+            .cloned()
+            .enumerate()
+            .map(|(k, r)| reply(k, r))
+            .collect();
+        let fallback = reply(self.replies.len(), (200, Vec::new(), self.fallback_cost));
+        Scenario {
+            method: self.method.clone(),
+            deadline: F64(self.start + self.budget),
+            limit: self.limit,
+            min_gap: F64(self.min_gap),
+            reserve: F64(self.reserve),
+            start: F64(self.start),
+            replies,
+            fallback,
+            overrun: self.overrun.iter().copied().map(F64).collect(),
+            cancel_after: self.cancel_after,
+        }
+    }
+}
+
+/// Adds the plan's scenario under `key`; a plan whose cancellation would
+/// meet a deadline or reserve stop at one check loses its cancellation.
+fn add_planned(b: &mut Builder, g: &mut Gen, key: &str, mut plan: Plan) {
+    let mut s = plan.finish(g);
+    let mut run = model::execute(&s);
+    if run.ambiguous {
+        plan.cancel_after = None;
+        s.cancel_after = None;
+        run = model::execute(&s);
+    }
+    add_execute(b, key, s, run.events, run.ending);
+}
+
+/// How many sends and non-zero sleeps the run makes up to and including
+/// its `n`-th send (from 0), or `None` when it makes fewer sends.
+fn done_after_send(s: &Scenario, n: usize) -> Option<u32> {
+    let run = model::execute(s);
+    let mut sends = 0;
+    let mut done = 0;
+    for e in &run.events {
+        match e {
+            Event::Send { .. } => {
+                done += 1;
+                if sends == n {
+                    return Some(done);
+                }
+                sends += 1;
+            }
+            Event::Sleep { .. } => done += 1,
+            Event::Close { .. } => {}
+        }
+    }
+    None
+}
+
+fn malformed(g: &mut Gen) -> Vec<&'static str> {
+    g.pick(&MALFORMED).to_vec()
+}
+
+fn delay_field(g: &mut Gen, d: u32) -> String {
+    if g.chance(1, 4) {
+        format!("{}{d}", "0".repeat(g.int(1, 3) as usize))
+    } else {
+        d.to_string()
+    }
+}
+
+fn generated_execute(b: &mut Builder, g: &mut Gen) {
+    for _ in 0..8 {
+        // invalid-policy: one bad number, the rest anything.
+        let limit = g.int(1, 4) as u32;
+        let mut p = Plan::new(g, (64, 64 * 20), limit).reply(*g.pick(&RETRYABLE), &[], 0.25);
+        let mut s_deadline = None;
+        match g.below(4) {
+            0 => s_deadline = Some(*g.pick(&[f64::NAN, f64::INFINITY, f64::NEG_INFINITY])),
+            1 => p.limit = 0,
+            2 => p.min_gap = *g.pick(&BAD),
+            _ => p.reserve = *g.pick(&BAD),
+        }
+        if g.chance(1, 4) {
+            p.cancel_after = Some(0);
+        }
+        let mut s = p.finish(g);
+        if let Some(d) = s_deadline {
+            s.deadline = F64(d);
+        }
+        let run = model::execute(&s);
+        add_execute(b, "invalid-policy", s, run.events, run.ending);
+
+        // checks-before-send: before the first send, or after a sleep.
+        let st = *g.pick(&RETRYABLE);
+        let p = match g.below(5) {
+            0 => {
+                let mut p = Plan::new(g, (64, 64 * 20), 3);
+                p.cancel_after = Some(0);
+                p
+            }
+            1 => {
+                // At or past the deadline (the deadline wins over the reserve).
+                let mut p = Plan::new(g, (0, 0), 3);
+                p.budget = -g.sixty_fourths(0, 64 * 4);
+                p
+            }
+            2 => {
+                // No more than the reserve, or one tick more.
+                let mut p = Plan::new(g, (64, 64), 3);
+                p.reserve = g.sixty_fourths(1, 64 * 2);
+                p.budget = p.reserve
+                    - if g.chance(1, 3) {
+                        -0.015625
+                    } else {
+                        g.sixty_fourths(0, (p.reserve * 64.0) as i64 - 1)
+                    };
+                p
+            }
+            3 => {
+                // A sleep overruns to or near the deadline or the reserve.
+                let cost = g.sixty_fourths(1, 32);
+                let mut p = Plan::new(g, (64 * 10, 64 * 10), 3).reply(st, &[], cost);
+                p.min_gap = g.sixty_fourths(1, 32);
+                p.reserve = g.sixty_fourths(0, 64);
+                p.budget = cost + p.min_gap + p.reserve + g.sixty_fourths(1, 64 * 2);
+                let to_deadline = p.budget - cost - p.min_gap;
+                p.overrun
+                    .push((to_deadline - p.reserve + g.sixty_fourths(-2, 64)).max(0.0));
+                p
+            }
+            _ => {
+                // Cancelled during the first sleep.
+                let mut p =
+                    Plan::new(g, (64 * 4, 64 * 10), 3).reply(st, &[], g.sixty_fourths(1, 32));
+                p.min_gap = g.sixty_fourths(1, 32);
+                p.cancel_after = Some(2);
+                p
+            }
+        };
+        add_planned(b, g, "checks-before-send", p);
+
+        // exact-timeouts: several retries with small overruns.
+        let mut p = Plan::new(g, (64 * 10, 64 * 20), 5);
+        for _ in 0..g.int(1, 3) {
+            p = p.reply(*g.pick(&RETRYABLE), &[], g.sixty_fourths(1, 64));
+            p.overrun.push(if g.chance(1, 2) {
+                g.sixty_fourths(1, 16)
+            } else {
+                0.0
+            });
+        }
+        add_planned(b, g, "exact-timeouts", p);
+
+        // late-success: the deciding response arrives at, after or just
+        // before the deadline.
+        let mut p = Plan::new(g, (64 * 2, 64 * 10), 3);
+        p.min_gap = g.sixty_fourths(0, 16);
+        p.reserve = g.sixty_fourths(0, 32);
+        let mut t = 0.0;
+        if g.chance(1, 3) {
+            let cost = g.sixty_fourths(1, 16);
+            p = p.reply(*g.pick(&RETRYABLE), &[], cost);
+            t = cost + p.min_gap;
+        }
+        let to_deadline = p.budget - t;
+        let status = if g.chance(1, 2) {
+            200
+        } else if g.chance(1, 2) {
+            *g.pick(&RETRYABLE)
+        } else {
+            final_status(g)
+        };
+        let cost = match g.below(3) {
+            0 => to_deadline,
+            1 => to_deadline + g.sixty_fourths(1, 64 * 2),
+            _ => to_deadline - g.sixty_fourths(1, (p.reserve * 64.0) as i64 + 1),
+        };
+        let p = p.reply(status, &[], cost.max(0.015625));
+        add_planned(b, g, "late-success", p);
+
+        // cancel-after-response: cancelled while the n-th send runs.
+        let mut p = Plan::new(g, (64 * 10, 64 * 20), 4);
+        for _ in 0..g.int(1, 3) {
+            p = p.reply(*g.pick(&RETRYABLE), &[], g.sixty_fourths(1, 32));
+        }
+        if g.chance(1, 3) {
+            p = p.reply(final_status(g), &[], g.sixty_fourths(1, 32));
+        }
+        let s = p.finish(g);
+        let n = g.below(p.replies.len() as u64) as usize;
+        p.cancel_after = done_after_send(&s, n).or(Some(1));
+        add_planned(b, g, "cancel-after-response", p);
+
+        // close-before-wait: retries with and without a wait.
+        let mut p = Plan::new(g, (64 * 10, 64 * 20), 5);
+        p.min_gap = if g.chance(1, 3) {
+            0.0
+        } else {
+            g.sixty_fourths(1, 32)
+        };
+        for _ in 0..g.int(1, 4) {
+            let fields: Vec<String> = if g.chance(1, 3) {
+                vec![g.int(0, 2).to_string()]
+            } else {
+                Vec::new()
+            };
+            let fields: Vec<&str> = fields.iter().map(String::as_str).collect();
+            p = p.reply(*g.pick(&RETRYABLE), &fields, g.sixty_fourths(1, 32));
+        }
+        add_planned(b, g, "close-before-wait", p);
+
+        // clock-after-wait: overruns of every size.
+        let mut p = Plan::new(g, (64 * 4, 64 * 10), 4);
+        p.min_gap = g.sixty_fourths(1, 32);
+        for _ in 0..g.int(1, 3) {
+            p = p.reply(*g.pick(&RETRYABLE), &[], g.sixty_fourths(1, 32));
+            p.overrun.push(g.sixty_fourths(0, 64 * 4));
+        }
+        add_planned(b, g, "clock-after-wait", p);
+
+        // retry-after-wait: delay-seconds on either side of the gap.
+        let mut p = Plan::new(g, (64 * 12, 64 * 20), 4);
+        p.min_gap = g.sixty_fourths(0, 64 * 2);
+        for _ in 0..g.int(1, 2) {
+            let d = g.int(0, 3) as u32;
+            let field = delay_field(g, d);
+            p = p.reply(*g.pick(&RETRYABLE), &[&field], g.sixty_fourths(1, 32));
+        }
+        add_planned(b, g, "retry-after-wait", p);
+
+        // malformed-retry-after: at the first or second response.
+        let mut p = Plan::new(g, (64 * 10, 64 * 20), 4);
+        if g.chance(1, 2) {
+            p = p.reply(*g.pick(&RETRYABLE), &[], g.sixty_fourths(1, 32));
+        }
+        let status = if g.chance(4, 5) {
+            *g.pick(&RETRYABLE)
+        } else {
+            final_status(g)
+        };
+        let fields = malformed(g);
+        let p = p.reply(status, &fields, g.sixty_fourths(1, 32));
+        add_planned(b, g, "malformed-retry-after", p);
+
+        // stop-reasons: each refusal, with the last response handed back.
+        let p = match g.below(4) {
+            0 => {
+                let limit = g.int(1, 4) as u32;
+                let mut p = Plan::new(g, (64 * 30, 64 * 30), limit);
+                for _ in 0..=limit {
+                    p = p.reply(*g.pick(&RETRYABLE), &[], g.sixty_fourths(1, 32));
+                }
+                p
+            }
+            1 => {
+                let mut p = Plan::new(g, (64 * 30, 64 * 30), 3).reply(
+                    *g.pick(&RETRYABLE),
+                    &[],
+                    g.sixty_fourths(1, 32),
+                );
+                p.method = g.pick(&UNSAFE).to_string();
+                p
+            }
+            2 => {
+                let status = final_status(g);
+                Plan::new(g, (64 * 30, 64 * 30), 3).reply(status, &[], g.sixty_fourths(1, 32))
+            }
+            _ => {
+                // The wait plus the reserve does not fit, or only just.
+                let cost = g.sixty_fourths(1, 32);
+                let d = g.int(1, 4) as u32;
+                let mut p = Plan::new(g, (64, 64), 3);
+                p.min_gap = g.sixty_fourths(0, 32);
+                p.budget = cost + f64::from(d) + p.reserve + g.sixty_fourths(-32, 1);
+                let field = d.to_string();
+                p.reply(*g.pick(&RETRYABLE), &[&field], cost)
+            }
+        };
+        add_planned(b, g, "stop-reasons", p);
+    }
+    for _ in 0..100 {
+        let p = random_plan(g);
+        add_planned(b, g, "random", p);
+    }
+}
+
+fn random_plan(g: &mut Gen) -> Plan {
+    let limit = g.int(1, 5) as u32;
+    let mut p = Plan::new(g, (0, 64 * 12), limit);
+    if g.chance(1, 5) {
+        p.method = g.pick(&UNSAFE).to_string();
+    }
+    if g.chance(1, 4) {
+        p.min_gap = 0.0;
+    }
+    if g.chance(1, 4) {
+        p.reserve = 0.0;
+    }
+    for _ in 0..g.int(0, 5) {
+        let status = if g.chance(3, 4) {
+            *g.pick(&RETRYABLE)
+        } else {
+            final_status(g)
+        };
+        let fields: Vec<String> = match g.below(6) {
+            0 => vec![g.int(0, 3).to_string()],
+            1 => malformed(g).iter().map(|f| f.to_string()).collect(),
+            _ => Vec::new(),
+        };
+        let fields: Vec<&str> = fields.iter().map(String::as_str).collect();
+        p = p.reply(status, &fields, g.sixty_fourths(0, 128));
+        p.overrun.push(if g.chance(1, 3) {
+            g.sixty_fourths(1, 64)
+        } else {
+            0.0
+        });
+    }
+    if g.chance(1, 5) {
+        p.cancel_after = Some(g.int(0, 6) as u32);
+    }
+    p
+}
+
+// ---------------------------------------------------------------- table
+
+fn table_parsed(text: Option<&str>) -> Parsed {
+    let Some(text) = text else {
+        return Parsed::None;
+    };
+    match text.split_once(' ') {
+        Some(("ok", d)) => Parsed::Ok {
+            delay: d.parse().expect("11.json: ok N"),
+        },
+        Some(("err", e)) => Parsed::Err {
+            error: serde_json::from_value(Value::String(e.into()))
+                .unwrap_or_else(|_| panic!("11.json: unknown error {e:?}")),
+        },
+        _ => panic!("11.json: bad retry_after {text:?}"),
+    }
+}
+
+fn table_reason(text: &str) -> Reason {
+    serde_json::from_value(Value::String(text.into()))
+        .unwrap_or_else(|_| panic!("11.json: unknown reason {text:?}"))
+}
+
+fn admit_from_table(case: &Value) -> (AdmitCall, Decision) {
+    let call = AdmitCall {
+        method: fixture::opt_text(case, "method").expect("11.json: method"),
+        status: fixture::uint(case, "status") as u16,
+        attempts: fixture::uint(case, "attempts") as u32,
+        limit: fixture::uint(case, "limit") as u32,
+        left: F64(fixture::float(case, "left")),
+        retry_after: table_parsed(case["retry_after"].as_str()),
+        min_gap: F64(fixture::float(case, "min_gap")),
+        reserve: F64(fixture::float(case, "reserve")),
+    };
+    let text = case["expect"].as_str().expect("11.json: expect");
+    let expect = match text.split_once(' ') {
+        Some(("retry", w)) => Decision::Retry {
+            wait: F64(w.parse().expect("11.json: retry W")),
+        },
+        Some(("refuse", r)) => Decision::Refuse {
+            reason: table_reason(r),
+        },
+        _ if text == "invalid-argument" => Decision::InvalidArgument,
+        _ => panic!("11.json: bad expect {text:?}"),
+    };
+    (call, expect)
+}
+
+fn handed(s: &Scenario, k: usize) -> Handed {
+    let r = s.replies.get(k).unwrap_or(&s.fallback);
+    Handed {
+        reply: Some(k as u32),
+        status: r.status,
+        retry_after: r.retry_after.clone(),
+        received_at: r.received_at,
+        body: r.body.clone(),
+    }
+}
+
+fn execute_from_table(g: &mut Gen, case: &Value) -> (Scenario, Vec<Event>, Ending) {
+    let replies = case["replies"]
+        .as_array()
+        .expect("11.json: replies")
+        .iter()
+        .map(|r| Reply {
+            status: fixture::uint(r, "status") as u16,
+            retry_after: r["retry_after"]
+                .as_array()
+                .expect("11.json: retry_after is a list")
+                .iter()
+                .map(|f| f.as_str().expect("11.json: fields").to_string())
+                .collect(),
+            received_at: r["received_at"].as_i64().expect("11.json: received_at"),
+            body: g.id("body-"),
+            cost: F64(fixture::float(r, "cost")),
+        })
+        .collect();
+    let s = Scenario {
+        method: fixture::opt_text(case, "method").expect("11.json: method"),
+        deadline: F64(fixture::float(case, "deadline")),
+        limit: fixture::uint(case, "limit") as u32,
+        min_gap: F64(fixture::float(case, "min_gap")),
+        reserve: F64(fixture::float(case, "reserve")),
+        start: F64(fixture::float(case, "start")),
+        replies,
+        fallback: Reply {
+            status: 200,
+            retry_after: Vec::new(),
+            received_at: 1_700_000_000,
+            body: g.id("body-"),
+            cost: F64(fixture::float(case, "fallback_cost")),
+        },
+        overrun: case["overrun"]
+            .as_array()
+            .expect("11.json: overrun")
+            .iter()
+            .map(|v| F64(v.as_str().and_then(|t| t.parse().ok()).expect("float text")))
+            .collect(),
+        cancel_after: case["cancel_after"].as_u64().map(|n| n as u32),
+    };
+    let expect = &case["expect"];
+    let events = expect["events"]
+        .as_array()
+        .expect("11.json: expect.events")
+        .iter()
+        .map(|e| {
+            let text = e.as_str().expect("11.json: event text");
+            let (kind, value) = text
+                .split_once(' ')
+                .unwrap_or_else(|| panic!("11.json: bad event {text:?}"));
+            let num = || -> f64 {
+                value
+                    .parse()
+                    .unwrap_or_else(|_| panic!("11.json: bad event {text:?}"))
+            };
+            let at = F64(0.0);
+            match kind {
+                "send" => Event::Send {
+                    method: s.method.clone(),
+                    timeout: F64(num()),
+                    at,
+                },
+                "close" => Event::Close {
+                    reply: value.parse().expect("11.json: close K"),
+                    at,
+                },
+                "sleep" => Event::Sleep {
+                    seconds: F64(num()),
+                    at,
+                },
+                _ => panic!("11.json: bad event {text:?}"),
+            }
+        })
+        .collect();
+    let text = expect["result"].as_str().expect("11.json: expect.result");
+    let words: Vec<&str> = text.split(' ').collect();
+    let ending = match words.as_slice() {
+        ["invalid-argument"] => Ending::InvalidArgument,
+        ["answer", k] => Ending::Answer {
+            response: handed(&s, k.parse().expect("11.json: answer K")),
+        },
+        ["stop", r] => Ending::Stopped {
+            reason: table_reason(r),
+            last: None,
+        },
+        ["stop", r, k] => Ending::Stopped {
+            reason: table_reason(r),
+            last: Some(handed(&s, k.parse().expect("11.json: stop R K"))),
+        },
+        _ => panic!("11.json: bad result {text:?}"),
+    };
+    let events = timed(&s, events);
+    (s, events, ending)
+}
+
+/// The table's events with the model's clock times, for display only
+/// (times are never judged); left at 0 where the two disagree.
+fn timed(s: &Scenario, mut events: Vec<Event>) -> Vec<Event> {
+    let run = model::execute(s);
+    for (e, m) in events.iter_mut().zip(&run.events) {
+        match (e, m) {
+            (Event::Send { at, .. }, Event::Send { at: t, .. })
+            | (Event::Close { at, .. }, Event::Close { at: t, .. })
+            | (Event::Sleep { at, .. }, Event::Sleep { at: t, .. }) => *at = *t,
+            _ => {}
+        }
+    }
+    events
+}
+
+fn is_admit_row(case: &Value) -> bool {
+    fixture::clause(case).starts_with("admit-")
+}
+
+pub fn build(g: &mut Gen) -> Builder {
+    let mut b = Builder::new(STEP, &KEYS);
+    for case in fixture::table(STEP) {
+        if is_admit_row(&case) {
+            let (call, expect) = admit_from_table(&case);
+            add_admit(&mut b, fixture::clause(&case), call, expect);
+        } else {
+            let (s, events, ending) = execute_from_table(g, &case);
+            add_execute(&mut b, fixture::clause(&case), s, events, ending);
+        }
+    }
+    generated_admit(&mut b, g);
+    generated_execute(&mut b, g);
+    b
+}
+
+// ------------------------------------------------------------- judging
+
+fn observed(v: &Value) -> Option<Observed> {
+    serde_json::from_value(v.clone()).ok()
+}
+
+fn same_decision(e: &Decision, g: &Decision) -> bool {
+    match (e, g) {
+        (Decision::Retry { wait: a }, Decision::Retry { wait: b }) => a.0 == b.0,
+        (Decision::Refuse { reason: a }, Decision::Refuse { reason: b }) => a == b,
+        (Decision::InvalidArgument, Decision::InvalidArgument) => true,
+        (Decision::Retry { .. } | Decision::Refuse { .. } | Decision::InvalidArgument, _) => false,
+    }
+}
+
+/// Events are compared without their times (shown, never judged).
+fn same_event(e: &Event, g: &Event) -> bool {
+    match (e, g) {
+        (
+            Event::Send {
+                method: m1,
+                timeout: t1,
+                ..
+            },
+            Event::Send {
+                method: m2,
+                timeout: t2,
+                ..
+            },
+        ) => m1 == m2 && t1.0 == t2.0,
+        (Event::Close { reply: a, .. }, Event::Close { reply: b, .. }) => a == b,
+        (Event::Sleep { seconds: a, .. }, Event::Sleep { seconds: b, .. }) => a.0 == b.0,
+        (Event::Send { .. } | Event::Close { .. } | Event::Sleep { .. }, _) => false,
+    }
+}
+
+/// Floats with `==` (NaN never matches, -0.0 equals 0.0); event times ignored.
+pub fn same(expected: &Value, got: &Value) -> bool {
+    match (observed(expected), observed(got)) {
+        (Some(Observed::Admit { decision: a }), Some(Observed::Admit { decision: b })) => {
+            same_decision(&a, &b)
+        }
+        (
+            Some(Observed::Execute {
+                events: e1,
+                ending: n1,
+            }),
+            Some(Observed::Execute {
+                events: e2,
+                ending: n2,
+            }),
+        ) => e1.len() == e2.len() && e1.iter().zip(&e2).all(|(a, b)| same_event(a, b)) && n1 == n2,
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn expected_of(case: &Value) -> (Value, Value) {
+        let mut g = Gen::new(1);
+        if is_admit_row(case) {
+            let (call, expect) = admit_from_table(case);
+            let e = serde_json::to_value(Observed::Admit { decision: expect }).unwrap();
+            let m = serde_json::to_value(Observed::Admit {
+                decision: model::admit(&call),
+            })
+            .unwrap();
+            (e, m)
+        } else {
+            let (s, events, ending) = execute_from_table(&mut g, case);
+            let run = model::execute(&s);
+            assert!(!run.ambiguous, "{case}");
+            let e = serde_json::to_value(Observed::Execute { events, ending }).unwrap();
+            let m = serde_json::to_value(Observed::Execute {
+                events: run.events,
+                ending: run.ending,
+            })
+            .unwrap();
+            (e, m)
+        }
+    }
+
+    #[test]
+    fn the_model_agrees_with_every_table_case() {
+        for case in fixture::table(STEP) {
+            let (e, m) = expected_of(&case);
+            assert!(same(&e, &m), "{case}\nmodel: {}", show_value(&m));
+        }
+    }
+
+    #[test]
+    fn every_clause_has_table_cases() {
+        let table = fixture::table(STEP);
+        for key in KEYS {
+            if key.ends_with("random") {
+                continue;
+            }
+            assert!(
+                table.iter().any(|c| fixture::clause(c) == key),
+                "no table case for {key}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_response_closed_after_the_sleep_is_told_apart() {
+        let case = fixture::table(STEP)
+            .into_iter()
+            .find(|c| fixture::clause(c) == "close-before-wait")
+            .unwrap();
+        let (e, _) = expected_of(&case);
+        let Some(Observed::Execute { mut events, ending }) = observed(&e) else {
+            panic!("an execute case");
+        };
+        // The close moved after the sleep that follows it.
+        let i = events
+            .iter()
+            .position(|x| matches!(x, Event::Close { .. }))
+            .unwrap();
+        events.swap(i, i + 1);
+        let late = serde_json::to_value(Observed::Execute { events, ending }).unwrap();
+        assert!(!same(&e, &late));
+    }
+
+    #[test]
+    fn a_non_strict_reserve_is_told_apart() {
+        let call = AdmitCall {
+            method: "GET".into(),
+            status: 503,
+            attempts: 1,
+            limit: 3,
+            left: F64(2.0),
+            retry_after: Parsed::Ok { delay: 1 },
+            min_gap: F64(0.0),
+            reserve: F64(1.0),
+        };
+        let e = serde_json::to_value(Observed::Admit {
+            decision: model::admit(&call),
+        })
+        .unwrap();
+        let wrong = serde_json::to_value(Observed::Admit {
+            decision: Decision::Retry { wait: F64(1.0) },
+        })
+        .unwrap();
+        assert!(!same(&e, &wrong));
+    }
+
+    #[test]
+    fn generated_scenarios_are_unambiguous_and_end() {
+        for seed in 0..20 {
+            let suite = super::super::build(STEP, seed);
+            let checks: usize = suite.clauses.iter().map(|c| c.checks.len()).sum();
+            assert!(checks < 700, "{checks} checks");
+            for clause in &suite.clauses {
+                for check in &clause.checks {
+                    let lab_api::wire::Call::Advanced { input, .. } = &check.call else {
+                        panic!("an advanced call");
+                    };
+                    if let Ok(Script::Execute(s)) = serde_json::from_value::<Script>(input.clone())
+                    {
+                        let run = model::execute(&s);
+                        assert!(!run.ambiguous, "{}", show_input(input));
+                        assert!(run.events.len() < 40, "{}", show_input(input));
+                        let on_grid = |x: f64| !x.is_finite() || (x * 64.0).fract() == 0.0;
+                        assert!(on_grid(s.deadline.0) && on_grid(s.start.0));
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn generated_clauses_hit_their_outcomes() {
+        // Each execute clause's generated cases reach the outcome it is about
+        // at least once for a few seeds.
+        for seed in 0..5 {
+            let suite = super::super::build(STEP, seed);
+            let count = |key: &str, want: &dyn Fn(&Observed) -> bool| -> usize {
+                let clause = suite
+                    .clauses
+                    .iter()
+                    .find(|c| c.key == format!("11/{key}"))
+                    .unwrap();
+                clause
+                    .checks
+                    .iter()
+                    .filter(|c| match &c.expect {
+                        Expect::Json { value, .. } => observed(value).is_some_and(|o| want(&o)),
+                        _ => false,
+                    })
+                    .count()
+            };
+            let stopped = |r: Reason| move |o: &Observed| matches!(o, Observed::Execute { ending: Ending::Stopped { reason, .. }, .. } if *reason == r);
+            assert!(count("late-success", &stopped(Reason::DeadlineReached)) > 0);
+            assert!(count("cancel-after-response", &stopped(Reason::Cancelled)) > 0);
+            assert!(count("malformed-retry-after", &stopped(Reason::InvalidRetryAfter)) > 0);
+            let sleeps = |o: &Observed| matches!(o, Observed::Execute { events, .. } if events.iter().any(|e| matches!(e, Event::Sleep { .. })));
+            assert!(count("close-before-wait", &sleeps) > 0);
+            assert!(count("clock-after-wait", &sleeps) > 0);
+        }
+    }
 }

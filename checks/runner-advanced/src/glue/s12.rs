@@ -1,5 +1,137 @@
-//! Step 12's scripts (not written yet).
+//! Step 12: plays one `sleep_at_least` call in virtual time. The clock moves
+//! only inside the sleeper, by the script's rule for that sleep; the cancel
+//! flag turns on once the script's number of sleeps have returned.
 
-pub fn play(_input: serde_json::Value) -> Result<serde_json::Value, String> {
-    Err("the checker for step 12 is not written yet".into())
+use crate::advanced::sleep_at_least;
+use lab_api::advanced::{Cancel, Clock, SleepFault, Sleeper};
+use lab_api::scripts::s12::{Ending, Observed, Script, Slept};
+use lab_api::wire::F64;
+use lab_harness::Runaway;
+use std::cell::{Cell, RefCell};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// Far more sleeper calls than any script needs (a correct solution makes at
+/// most four): the loop is runaway.
+const MAX_SLEEPS: u32 = 10_000;
+/// Far more clock readings or cancellation polls than any script needs: the
+/// loop spins without sleeping.
+const MAX_READS: u64 = 1_000_000;
+
+struct ScriptClock {
+    bits: AtomicU64,
+    reads: AtomicU64,
+}
+
+impl ScriptClock {
+    fn get(&self) -> f64 {
+        f64::from_bits(self.bits.load(Ordering::SeqCst))
+    }
+}
+
+impl Clock for ScriptClock {
+    fn now(&self) -> f64 {
+        let reads = self.reads.fetch_add(1, Ordering::SeqCst) + 1;
+        if reads > MAX_READS {
+            std::panic::panic_any(Runaway(u32::try_from(reads).unwrap_or(u32::MAX)));
+        }
+        self.get()
+    }
+}
+
+struct Flag {
+    on: Cell<bool>,
+    polls: Cell<u64>,
+}
+
+impl Cancel for Flag {
+    fn is_cancelled(&self) -> bool {
+        self.polls.set(self.polls.get() + 1);
+        if self.polls.get() > MAX_READS {
+            std::panic::panic_any(Runaway(u32::try_from(self.polls.get()).unwrap_or(u32::MAX)));
+        }
+        self.on.get()
+    }
+}
+
+struct ScriptSleeper<'w> {
+    script: &'w Script,
+    clock: &'w ScriptClock,
+    flag: &'w Flag,
+    calls: u32,
+    slept: &'w RefCell<Vec<Slept>>,
+}
+
+impl Sleeper for ScriptSleeper<'_> {
+    fn sleep(&mut self, seconds: f64) {
+        self.calls += 1;
+        if self.calls > MAX_SLEEPS {
+            std::panic::panic_any(Runaway(self.calls));
+        }
+        if seconds == 0.0 {
+            return; // sleeps of zero are ignored
+        }
+        let n = self.slept.borrow().len() + 1;
+        let now = self.clock.get();
+        // A negative or non-finite request (never a correct one) leaves the
+        // clock where it is, but is recorded and uses up its wake.
+        let after = if seconds > 0.0 && seconds.is_finite() {
+            self.script.wake(n).after(now, seconds)
+        } else {
+            now
+        };
+        self.clock.bits.store(after.to_bits(), Ordering::SeqCst);
+        self.slept.borrow_mut().push(Slept {
+            asked: F64(seconds),
+            after: F64(after),
+        });
+        if self.script.cancelled(n) {
+            self.flag.on.set(true);
+        }
+    }
+}
+
+fn ending(r: Result<(), SleepFault>) -> Ending {
+    match r {
+        Ok(()) => Ending::Ok,
+        Err(SleepFault::InvalidArgument) => Ending::InvalidArgument,
+        Err(SleepFault::NonFiniteReading) => Ending::NonFiniteReading,
+        Err(SleepFault::ClockWentBackwards) => Ending::ClockWentBackwards,
+        Err(SleepFault::Cancelled) => Ending::Cancelled,
+        Err(SleepFault::DeadlineReached) => Ending::DeadlineReached,
+        Err(SleepFault::NoProgress) => Ending::NoProgress,
+        Err(SleepFault::TooManyWakeUps) => Ending::TooManyWakeUps,
+    }
+}
+
+pub fn play(input: serde_json::Value) -> Result<serde_json::Value, String> {
+    let script: Script = serde_json::from_value(input).map_err(|e| e.to_string())?;
+    let clock = ScriptClock {
+        bits: AtomicU64::new(script.start.0.to_bits()),
+        reads: AtomicU64::new(0),
+    };
+    let flag = Flag {
+        on: Cell::new(script.cancelled(0)),
+        polls: Cell::new(0),
+    };
+    let slept = RefCell::new(Vec::new());
+    let mut sleeper = ScriptSleeper {
+        script: &script,
+        clock: &clock,
+        flag: &flag,
+        calls: 0,
+        slept: &slept,
+    };
+    let result = sleep_at_least(
+        script.wait.0,
+        script.deadline.0,
+        &clock,
+        &mut sleeper,
+        &flag,
+    );
+    let observed = Observed {
+        start: script.start,
+        sleeps: slept.into_inner(),
+        result: ending(result),
+    };
+    serde_json::to_value(observed).map_err(|e| e.to_string())
 }

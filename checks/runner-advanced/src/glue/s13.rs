@@ -1,5 +1,302 @@
-//! Step 13's scripts (not written yet).
+//! Step 13: plays a `Gate` script, or one `fan_out` in a scripted `Env`
+//! behind an inbound gate that the runner partly fills first.
 
-pub fn play(_input: serde_json::Value) -> Result<serde_json::Value, String> {
-    Err("the checker for step 13 is not written yet".into())
+use crate::advanced::{fan_out, Gate};
+use lab_api::advanced::{
+    CallError, Env, Offer, QuoteRequest, Reply, ScriptedAnswer, ScriptedSupplier, WorldEvent,
+    WorldRecord, WorldRule,
+};
+use lab_api::scripts::s13::{
+    Answer, Breach, Event, FanOutScript, FanOutSeen, GateAnswer, GateOp, GateScript, Observed,
+    Outcome, Report, Script, SupplierOutcome,
+};
+use lab_api::wire::F64;
+use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::sync::Arc;
+
+pub fn play(input: serde_json::Value) -> Result<serde_json::Value, String> {
+    let script: Script = serde_json::from_value(input).map_err(|e| e.to_string())?;
+    let observed = match script {
+        Script::Gate(g) => gate(&g)?,
+        Script::FanOut(f) => Observed::FanOut(fan(&f)),
+    };
+    serde_json::to_value(observed).map_err(|e| e.to_string())
+}
+
+fn gate(script: &GateScript) -> Result<Observed, String> {
+    let Ok(gate) = Gate::new(script.capacity) else {
+        return Ok(Observed::Gate { answers: None });
+    };
+    let mut passes = Vec::new();
+    let mut answers = Vec::new();
+    for op in &script.ops {
+        match op {
+            GateOp::Acquire => {
+                let pass = gate.try_acquire();
+                answers.push(GateAnswer::Acquire {
+                    got: pass.is_some(),
+                });
+                passes.push(pass);
+            }
+            GateOp::Drop { pass } => {
+                let slot = passes
+                    .get_mut(*pass)
+                    .ok_or_else(|| format!("no pass number {pass} to drop"))?;
+                drop(slot.take());
+            }
+            GateOp::PanicHolding => {
+                // resume_unwind skips the panic hook: nothing is printed.
+                let unwound = catch_unwind(AssertUnwindSafe(|| {
+                    let pass = gate.try_acquire();
+                    let got = pass.is_some();
+                    resume_unwind(Box::new(got));
+                }));
+                let got = match unwound {
+                    Err(payload) => payload.downcast_ref::<bool>().copied().unwrap_or(false),
+                    Ok(()) => false,
+                };
+                answers.push(GateAnswer::PanicHolding { got });
+            }
+            GateOp::InUse => answers.push(GateAnswer::InUse {
+                value: gate.in_use(),
+            }),
+            GateOp::Threads { threads, rounds } => {
+                answers.push(stress(&gate, script.capacity, *threads, *rounds))
+            }
+        }
+    }
+    drop(passes);
+    Ok(Observed::Gate {
+        answers: Some(answers),
+    })
+}
+
+/// Threads race to take and give back passes; a live count kept outside
+/// the gate (raised after a pass is granted, lowered before it is dropped)
+/// can only under-count, so going over the capacity is a real breach.
+fn stress(gate: &Gate, capacity: u32, threads: u32, rounds: u32) -> GateAnswer {
+    let live = AtomicU32::new(0);
+    let over = AtomicBool::new(false);
+    let granted = AtomicBool::new(false);
+    std::thread::scope(|s| {
+        for _ in 0..threads {
+            s.spawn(|| {
+                for r in 0..rounds {
+                    if let Some(pass) = gate.try_acquire() {
+                        granted.store(true, Ordering::SeqCst);
+                        if live.fetch_add(1, Ordering::SeqCst) + 1 > capacity {
+                            over.store(true, Ordering::SeqCst);
+                        }
+                        if r % 4 == 0 {
+                            std::thread::yield_now();
+                        }
+                        live.fetch_sub(1, Ordering::SeqCst);
+                        drop(pass);
+                    }
+                }
+            });
+        }
+    });
+    GateAnswer::Threads {
+        over_capacity: over.load(Ordering::SeqCst),
+        granted_any: granted.load(Ordering::SeqCst),
+        in_use_after: gate.in_use(),
+    }
+}
+
+fn scripted(a: Answer) -> ScriptedAnswer {
+    match a {
+        Answer::Offer {
+            unit_cents,
+            quantity,
+            shipping_cents,
+            in_stock,
+        } => ScriptedAnswer::Reply(Reply::Offer(Offer {
+            unit_cents,
+            quantity,
+            shipping_cents,
+            in_stock,
+        })),
+        Answer::Status { status } => ScriptedAnswer::Reply(Reply::Status(status)),
+        Answer::ConnectionRefused => ScriptedAnswer::Fail(CallError::ConnectionRefused),
+        Answer::ConnectionReset => ScriptedAnswer::Fail(CallError::ConnectionReset),
+        Answer::TimedOut => ScriptedAnswer::Fail(CallError::TimedOut),
+        Answer::Protocol => ScriptedAnswer::Fail(CallError::Protocol),
+        Answer::Decode => ScriptedAnswer::Fail(CallError::Decode),
+        Answer::Panic => ScriptedAnswer::Panic,
+    }
+}
+
+fn answer(a: Result<ScriptedAnswer, CallError>) -> Answer {
+    match a {
+        Ok(ScriptedAnswer::Reply(Reply::Offer(o))) => Answer::Offer {
+            unit_cents: o.unit_cents,
+            quantity: o.quantity,
+            shipping_cents: o.shipping_cents,
+            in_stock: o.in_stock,
+        },
+        Ok(ScriptedAnswer::Reply(Reply::Status(status))) => Answer::Status { status },
+        Ok(ScriptedAnswer::Panic) => Answer::Panic,
+        Ok(ScriptedAnswer::Fail(e)) | Err(e) => match e {
+            CallError::ConnectionRefused => Answer::ConnectionRefused,
+            CallError::ConnectionReset => Answer::ConnectionReset,
+            CallError::TimedOut => Answer::TimedOut,
+            CallError::Protocol => Answer::Protocol,
+            CallError::Decode => Answer::Decode,
+        },
+    }
+}
+
+fn outcome(o: lab_api::advanced::SupplierOutcome) -> SupplierOutcome {
+    use lab_api::advanced::SupplierOutcome as S;
+    match o {
+        S::Quote { total_cents } => SupplierOutcome::Quote { total_cents },
+        S::OutOfStock => SupplierOutcome::OutOfStock,
+        S::NotFound => SupplierOutcome::NotFound,
+        S::HttpStatus(status) => SupplierOutcome::HttpStatus { status },
+        S::Unavailable => SupplierOutcome::Unavailable,
+        S::BadData => SupplierOutcome::BadData,
+        S::Protocol => SupplierOutcome::Protocol,
+        S::Decode => SupplierOutcome::Decode,
+        S::Panicked => SupplierOutcome::Panicked,
+        S::TimedOut => SupplierOutcome::TimedOut,
+    }
+}
+
+fn rule_name(r: WorldRule) -> &'static str {
+    match r {
+        WorldRule::OtherSupplier => "other-supplier",
+        WorldRule::CallWithoutOneSlot => "call-without-one-slot",
+        WorldRule::SleepHoldingSlot => "sleep-holding-slot",
+        WorldRule::SlotOutlivedTask => "slot-outlived-task",
+        WorldRule::RunAllAgain => "run-all-again",
+        WorldRule::RunAllTaskCount => "run-all-task-count",
+        WorldRule::RunAllInsideTask => "run-all-inside-task",
+        WorldRule::OutsideTask => "outside-task",
+        WorldRule::BadTimeout => "bad-timeout",
+        WorldRule::BadSleep => "bad-sleep",
+        WorldRule::Deadlock => "deadlock",
+    }
+}
+
+fn event(e: &WorldEvent) -> Event {
+    match e {
+        WorldEvent::Call {
+            at,
+            timeout,
+            request,
+            ended,
+            answer: a,
+        } => Event::Call {
+            at: F64(*at),
+            timeout: F64(*timeout),
+            id: request.id.clone(),
+            item: request.item.clone(),
+            quantity: request.quantity,
+            ended: F64(*ended),
+            answer: answer(*a),
+        },
+        WorldEvent::Pause { at, seconds } => Event::Pause {
+            at: F64(*at),
+            seconds: F64(*seconds),
+        },
+        WorldEvent::SlotWait { from, at, got } => Event::SlotWait {
+            from: F64(*from),
+            at: F64(*at),
+            got: *got,
+        },
+    }
+}
+
+/// Stops a fan-out that went on far too long, as a runaway.
+fn stop_if_runaway(record: &WorldRecord) {
+    if let Some(events) = record.runaway {
+        std::panic::panic_any(lab_harness::Runaway(events));
+    }
+}
+
+fn fan(script: &FanOutScript) -> FanOutSeen {
+    let gate = Arc::new(Gate::new(script.capacity).unwrap_or_else(|_| {
+        panic!(
+            "Gate::new({}) returned Err: only a capacity of 0 is invalid",
+            script.capacity
+        )
+    }));
+    let held: Vec<_> = (0..script.held).map(|_| gate.try_acquire()).collect();
+    let suppliers: Vec<ScriptedSupplier> = script
+        .suppliers
+        .iter()
+        .map(|s| ScriptedSupplier {
+            name: s.name.clone(),
+            attempts: s
+                .attempts
+                .iter()
+                .map(|a| (a.cost.0, scripted(a.answer)))
+                .collect(),
+            fractions: s.fractions.iter().map(|f| f.0).collect(),
+        })
+        .collect();
+    let mut env = Env::scripted(script.start.0, script.slots, suppliers);
+    let watched = gate.clone();
+    env.watch_first_run_all(Box::new(move || watched.in_use()));
+    let request = QuoteRequest {
+        id: script.request.id.clone(),
+        item: script.request.item.clone(),
+        quantity: script.request.quantity,
+    };
+    let names: Vec<&str> = script.suppliers.iter().map(|s| s.name.as_str()).collect();
+    let result = catch_unwind(AssertUnwindSafe(|| {
+        fan_out(&request, &names, script.deadline.0, &env, &gate)
+    }));
+    let record = env.record();
+    stop_if_runaway(&record);
+    let result = match result {
+        Ok(r) => r,
+        Err(payload) => resume_unwind(payload),
+    };
+    if let Some((task, message)) = record.stray_panics.first() {
+        if message.starts_with("not yet implemented") || message.starts_with("not implemented") {
+            panic!("{message}");
+        }
+        let name = names.get(*task).copied().unwrap_or("?");
+        panic!("in the task of supplier {name:?}: {message}");
+    }
+    let in_use_after = gate.in_use();
+    drop(held);
+    let result = match result {
+        Ok(reports) => Outcome::Ok {
+            reports: reports
+                .into_iter()
+                .map(|r| Report {
+                    supplier: r.supplier,
+                    outcome: outcome(r.outcome),
+                })
+                .collect(),
+        },
+        Err(lab_api::advanced::FanOutError::InvalidArgument) => Outcome::InvalidArgument,
+        Err(lab_api::advanced::FanOutError::Rejected) => Outcome::Rejected,
+    };
+    FanOutSeen {
+        names: names.iter().map(|n| n.to_string()).collect(),
+        result,
+        in_use_at_run_all: record.watched,
+        in_use_after,
+        run_all_calls: record.run_all_calls,
+        returned_at: F64(record.now),
+        timelines: record
+            .timelines
+            .iter()
+            .map(|line| line.iter().map(event).collect())
+            .collect(),
+        breaches: record
+            .breaches
+            .iter()
+            .map(|b| Breach {
+                rule: rule_name(b.rule).into(),
+                task: b.task,
+                at: F64(b.at),
+            })
+            .collect(),
+    }
 }
