@@ -168,6 +168,27 @@ impl Builder {
         }
     }
 
+    /// Adds a check of an advanced step: its script and what the script
+    /// must observe, both serialised as the step's JSON.
+    pub fn add_script(
+        &mut self,
+        key: &str,
+        script: &impl serde::Serialize,
+        expected: &impl serde::Serialize,
+    ) {
+        let input = serde_json::to_value(script).expect("scripts serialise");
+        let value = serde_json::to_value(expected).expect("observations serialise");
+        let call = advanced_call(self.step, input);
+        self.add(
+            key,
+            call,
+            Expect::Json {
+                step: self.step,
+                value,
+            },
+        );
+    }
+
     fn finish(self, function: &'static str) -> Suite {
         Suite {
             step: self.step,

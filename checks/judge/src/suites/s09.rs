@@ -3,7 +3,7 @@
 //! once and then moves the clock and asks questions; the judge's model
 //! below answers them from `deadline = start + seconds`, fixed once.
 
-use super::{advanced_call, fixture, Builder, Expect};
+use super::{fixture, Builder};
 use crate::render::float;
 use crate::rng::Gen;
 use lab_api::scripts::s09::{Answer, Observed, Op, Script};
@@ -56,13 +56,7 @@ fn script(start: f64, seconds: f64, ops: Vec<Op>) -> Script {
 }
 
 fn add(b: &mut Builder, key: &str, s: &Script, expect: &Observed) {
-    let input = serde_json::to_value(s).expect("scripts serialise");
-    let value = serde_json::to_value(expect).expect("answers serialise");
-    b.add(
-        key,
-        advanced_call(STEP, input),
-        Expect::Json { step: STEP, value },
-    );
+    b.add_script(key, s, expect);
 }
 
 /// One table op: `at T`, `remaining`, `timeout_for C` or `expired`.

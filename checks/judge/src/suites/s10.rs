@@ -12,7 +12,7 @@
 mod calendar;
 mod model;
 
-use super::{advanced_call, fixture, Builder, Expect};
+use super::{fixture, Builder};
 use crate::rng::Gen;
 use calendar::{
     civil, days, is_leap, iso, month_length, weekday, year_length, year_of, DAY, LONG_DAYS,
@@ -31,13 +31,7 @@ const FORMS: [Form; 3] = [Form::Imf, Form::Rfc850, Form::Asctime];
 fn add(b: &mut Builder, key: &str, fields: Vec<String>, received: i64, expect: Observed) {
     let s = Script { fields, received };
     debug_assert_eq!(model::model(&s), expect, "10/{key}: {s:?}");
-    let input = serde_json::to_value(&s).expect("scripts serialise");
-    let value = serde_json::to_value(expect).expect("results serialise");
-    b.add(
-        key,
-        advanced_call(STEP, input),
-        Expect::Json { step: STEP, value },
-    );
+    b.add_script(key, &s, &expect);
 }
 
 fn from_table(case: &Value) -> (Script, Observed) {
@@ -845,7 +839,7 @@ pub fn show_value(value: &Value) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::suites::Check;
+    use crate::suites::{Check, Expect};
     use lab_api::wire::Call;
 
     fn scripts(seed: u64) -> Vec<(String, Script, Observed)> {

@@ -8,7 +8,7 @@
 mod model;
 mod show;
 
-use super::{advanced_call, fixture, Builder, Expect};
+use super::{fixture, Builder};
 use crate::rng::Gen;
 use lab_api::scripts::s11::{
     AdmitCall, Decision, Ending, Event, Handed, Observed, ParseError, Parsed, Reason, Reply,
@@ -89,13 +89,10 @@ const MALFORMED: [&[&str]; 12] = [
 // ---------------------------------------------------------------- admit
 
 fn add_admit(b: &mut Builder, key: &str, call: AdmitCall, expect: Decision) {
-    let input = serde_json::to_value(Script::Admit(call)).expect("scripts serialise");
-    let value =
-        serde_json::to_value(Observed::Admit { decision: expect }).expect("answers serialise");
-    b.add(
+    b.add_script(
         key,
-        advanced_call(STEP, input),
-        Expect::Json { step: STEP, value },
+        &Script::Admit(call),
+        &Observed::Admit { decision: expect },
     );
 }
 
@@ -328,13 +325,10 @@ fn random_admit(g: &mut Gen, may_be_invalid: bool) -> AdmitCall {
 // ------------------------------------------------------ execute_admitted
 
 fn add_execute(b: &mut Builder, key: &str, s: Scenario, events: Vec<Event>, ending: Ending) {
-    let input = serde_json::to_value(Script::Execute(s)).expect("scripts serialise");
-    let value =
-        serde_json::to_value(Observed::Execute { events, ending }).expect("answers serialise");
-    b.add(
+    b.add_script(
         key,
-        advanced_call(STEP, input),
-        Expect::Json { step: STEP, value },
+        &Script::Execute(s),
+        &Observed::Execute { events, ending },
     );
 }
 
@@ -958,6 +952,7 @@ pub fn same(expected: &Value, got: &Value) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::suites::Expect;
 
     fn expected_of(case: &Value) -> (Value, Value) {
         let mut g = Gen::new(1);

@@ -5,7 +5,7 @@
 //! also says when a script makes two conditions hold whose order the
 //! contract leaves open (such scripts are never sent).
 
-use super::{advanced_call, fixture, Builder, Expect};
+use super::{fixture, Builder};
 use crate::render::float;
 use crate::rng::Gen;
 use lab_api::advanced::SLEEP_LIMIT;
@@ -93,13 +93,7 @@ pub fn model(s: &Script) -> Modelled {
 }
 
 fn add(b: &mut Builder, key: &str, s: &Script, expect: &Observed) {
-    let input = serde_json::to_value(s).expect("scripts serialise");
-    let value = serde_json::to_value(expect).expect("observations serialise");
-    b.add(
-        key,
-        advanced_call(STEP, input),
-        Expect::Json { step: STEP, value },
-    );
+    b.add_script(key, s, expect);
 }
 
 /// One table wake: `exact`, `early X`, `frozen`, `late X`, `back X`, `reads X`.

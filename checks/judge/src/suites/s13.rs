@@ -4,7 +4,7 @@
 //! a correct `fan_out` in the baton world (see `model`), which shares no
 //! code with the runner's `Env`.
 
-use super::{advanced_call, fixture, Builder, Expect};
+use super::{fixture, Builder};
 use crate::catalog::{t, tr};
 use crate::render::float;
 use crate::rng::Gen;
@@ -353,13 +353,7 @@ pub fn model(s: &Script) -> Observed {
 }
 
 fn add(b: &mut Builder, key: &str, s: &Script, expect: &Observed) {
-    let input = serde_json::to_value(s).expect("scripts serialise");
-    let value = serde_json::to_value(expect).expect("observations serialise");
-    b.add(
-        key,
-        advanced_call(STEP, input),
-        Expect::Json { step: STEP, value },
-    );
+    b.add_script(key, s, expect);
 }
 
 // ---------------------------------------------------------------- table
