@@ -17,6 +17,38 @@ const FAILING: [(&str, &str); 8] = [
     ("08", "08-budget-from-pre-send-reading"),
 ];
 
+/// One advanced mutant per advanced step (a section of the reference).
+const FAILING_ADVANCED: [(&str, &str); 5] = [
+    ("09", "09-lazy-start"),
+    ("10", "10-weekday-ignored"),
+    ("11", "11-closed-after-sleep"),
+    ("12", "12-trusts-the-sleeper"),
+    ("13", "13-slot-held-during-pause"),
+];
+
+/// The reference advanced.rs with `part`'s section in place of its own (the
+/// kit's sections rule: a section runs from its marker line to the next).
+fn spliced(reference: &str, part: &str) -> String {
+    let mark = |l: &str| l.strip_prefix("// ===== step ").map(|r| r[..2].to_string());
+    let section: Vec<&str> = part.lines().skip_while(|l| mark(l).is_none()).collect();
+    let step = mark(section[0]).unwrap();
+    let mut out = Vec::new();
+    let mut skipping = false;
+    for line in reference.lines() {
+        if let Some(s) = mark(line) {
+            skipping = s == step;
+            if skipping {
+                out.extend(section.iter().copied());
+                out.push("");
+            }
+        }
+        if !skipping {
+            out.push(line);
+        }
+    }
+    out.join("\n") + "\n"
+}
+
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../..")
@@ -60,6 +92,38 @@ fn compare(name: &str, got: &str) {
         .unwrap_or_else(|_| panic!("missing snapshot {}", path.display()));
     if want != got {
         panic!("snapshot {name} differs.\n--- want\n{want}\n--- got\n{got}");
+    }
+}
+
+#[test]
+fn a_failing_clause_of_every_advanced_step_in_both_languages() {
+    let state = tempfile::tempdir().unwrap();
+    let reference = std::fs::read_to_string(root().join("solutions/advanced.rs")).unwrap();
+    let dir = root().join("target/snapshots");
+    std::fs::create_dir_all(&dir).unwrap();
+    for (step, mutant) in FAILING_ADVANCED {
+        let part =
+            std::fs::read_to_string(root().join(format!("fixtures/mutants/advanced/{mutant}.rs")))
+                .unwrap();
+        let file = format!("target/snapshots/{mutant}.rs");
+        std::fs::write(root().join(&file), spliced(&reference, &part)).unwrap();
+        for lang in ["en", "zh"] {
+            let out = lab(
+                &[
+                    "check",
+                    step,
+                    "--subject",
+                    "solutions/src/lib.rs",
+                    "--advanced",
+                    &file,
+                    "--seed",
+                    "1",
+                ],
+                lang,
+                state.path(),
+            );
+            compare(&format!("{lang}/check-{step}.txt"), &out);
+        }
     }
 }
 
