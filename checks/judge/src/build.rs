@@ -103,6 +103,17 @@ impl Runner {
         }
     }
 
+    /// Whether cargo's messages say this runner (or the crate it links) failed.
+    fn failed(self, stderr: &str) -> bool {
+        match self {
+            Runner::Core => {
+                stderr.contains("could not compile `student`")
+                    || stderr.contains("could not compile `lab-runner`")
+            }
+            Runner::Advanced => stderr.contains("could not compile `lab-runner-advanced`"),
+        }
+    }
+
     fn blames_learner(self, stderr: &str) -> bool {
         match self {
             Runner::Core => learners_fault(stderr),
@@ -117,29 +128,93 @@ fn cargo_build(
     log_dir: &Path,
     runner: Runner,
 ) -> Result<(), BuildError> {
+    let mut results = cargo_build_all(dir, target, log_dir, &[runner])?;
+    results.remove(0).map_err(BuildError::DoesNotCompile)
+}
+
+/// The compiler's messages split into blocks, each starting at a line that
+/// starts with `error` or `warning`.
+fn blocks(stderr: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for line in stderr.lines() {
+        if out.is_empty() || line.starts_with("error") || line.starts_with("warning") {
+            out.push(String::new());
+        }
+        if let Some(last) = out.last_mut() {
+            last.push_str(line);
+            last.push('\n');
+        }
+    }
+    out
+}
+
+/// The part of a build's messages that concerns `runner`, when one cargo
+/// command built both: a block naming the advanced file or runner is the
+/// advanced runner's, any other the core runner's.
+fn part_of(stderr: &str, runner: Runner, alone: bool) -> String {
+    if alone {
+        return stderr.to_string();
+    }
+    blocks(stderr)
+        .into_iter()
+        .filter(|b| {
+            let advanced = b.contains("advanced.rs")
+                || b.contains("runner-advanced")
+                || b.contains("advanced::");
+            advanced == (runner == Runner::Advanced)
+        })
+        .collect()
+}
+
+/// Builds `runners` in one cargo command — `--keep-going`, so one
+/// package's failure never stops the other's build — and says, for each,
+/// whether it built or the learner's code did not compile (its compiler
+/// errors). The outer `Err` is the kit's fault.
+fn cargo_build_all(
+    dir: &Path,
+    target: &Path,
+    log_dir: &Path,
+    runners: &[Runner],
+) -> Result<Vec<Result<(), String>>, BuildError> {
     let mut cmd = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()));
     cmd.current_dir(dir)
-        .args([
-            "build",
-            "--quiet",
-            "-p",
-            runner.package(),
-            "--color",
-            "never",
-        ])
+        .args(["build", "--quiet", "--keep-going", "--color", "never"])
         .env("CARGO_TARGET_DIR", target);
+    for runner in runners {
+        cmd.args(["-p", runner.package()]);
+    }
     let (exit, captured) = spawn::run_tool(&mut cmd, log_dir, "cargo-build", BUILD_LIMIT)?;
     let stderr = spawn::excerpt(&captured.stderr, 256 << 10);
-    match exit {
-        Exit::Success => Ok(()),
-        Exit::Failure(_) if runner.blames_learner(&stderr) => {
-            Err(BuildError::DoesNotCompile(first_errors(&stderr, 40)))
-        }
-        other => Err(BuildError::Kit(format!(
+    let kit = |other: &Exit| {
+        BuildError::Kit(format!(
             "cargo build ended with {other:?}: {}",
             first_errors(&stderr, 20)
-        ))),
+        ))
+    };
+    match &exit {
+        Exit::Success => return Ok(runners.iter().map(|_| Ok(())).collect()),
+        Exit::Failure(_) => {}
+        other => return Err(kit(other)),
     }
+    let alone = runners.len() == 1;
+    let mut results = Vec::new();
+    let mut any_failed = false;
+    for &runner in runners {
+        let part = part_of(&stderr, runner, alone);
+        if !runner.failed(&stderr) {
+            results.push(Ok(()));
+        } else if runner.blames_learner(&part) {
+            any_failed = true;
+            results.push(Err(first_errors(&part, 40)));
+        } else {
+            return Err(kit(&exit));
+        }
+    }
+    if !any_failed {
+        // cargo failed, and not in a package the learner writes.
+        return Err(kit(&exit));
+    }
+    Ok(results)
 }
 
 /// A runner ready to run; for a subject, its slot stays locked while this lives.
@@ -361,14 +436,6 @@ pub struct Sources {
     pub advanced: Option<Vec<u8>>,
 }
 
-fn sorted(result: Result<PathBuf, BuildError>) -> Result<Result<PathBuf, String>, String> {
-    match result {
-        Ok(path) => Ok(Ok(path)),
-        Err(BuildError::DoesNotCompile(errors)) => Ok(Err(errors)),
-        Err(BuildError::Kit(e)) => Err(e),
-    }
-}
-
 /// Builds the runners a run needs: the core one when `core`, the advanced
 /// one when `advanced` and the subject has an advanced.rs. `sources` is
 /// `None` for the kit's own `student/`, else the subject's files, built in
@@ -386,31 +453,46 @@ pub fn runners(
         }
         Some((slot, s)) => {
             let (dir, target, lock) = fill_slot(root, slot, &s.lib, s.advanced.as_deref())
-                .map_err(|e| format!("{e:?}"))?;
+                .map_err(|e| match e {
+                    BuildError::Kit(what) | BuildError::DoesNotCompile(what) => what,
+                })?;
             let logs = dir.parent().map(Path::to_path_buf);
             (dir, target, logs, Some(lock), s.advanced.is_some())
         }
     };
     let temp = tempfile::tempdir().map_err(|e| e.to_string())?;
     let logs = logs.unwrap_or_else(|| temp.path().to_path_buf());
-    let build = |runner: Runner| {
-        sorted(
-            cargo_build(&dir, &target, &logs, runner)
-                .map(|()| target.join("debug").join(runner.package())),
-        )
-    };
-    let core = if core {
-        Some(build(Runner::Core)?)
+    // Both runners in one cargo command: one start-up, one dependency check.
+    let mut wanted = Vec::new();
+    if core {
+        wanted.push(Runner::Core);
+    }
+    if advanced && has_advanced {
+        wanted.push(Runner::Advanced);
+    }
+    let built = if wanted.is_empty() {
+        Vec::new()
     } else {
-        None
+        cargo_build_all(&dir, &target, &logs, &wanted).map_err(|e| match e {
+            BuildError::Kit(what) | BuildError::DoesNotCompile(what) => what,
+        })?
     };
-    let advanced = match (advanced, has_advanced) {
-        (false, _) => Advanced::NotAsked,
-        (true, false) => Advanced::Absent,
-        (true, true) => match build(Runner::Advanced)? {
-            Ok(path) => Advanced::Built(path),
-            Err(errors) => Advanced::DoesNotCompile(errors),
-        },
+    let result_of = |runner: Runner| {
+        wanted
+            .iter()
+            .zip(&built)
+            .find(|(r, _)| **r == runner)
+            .map(|(_, b)| {
+                b.clone()
+                    .map(|()| target.join("debug").join(runner.package()))
+            })
+    };
+    let core = result_of(Runner::Core);
+    let advanced = match (advanced, has_advanced, result_of(Runner::Advanced)) {
+        (false, _, _) => Advanced::NotAsked,
+        (true, false, _) | (true, true, None) => Advanced::Absent,
+        (true, true, Some(Ok(path))) => Advanced::Built(path),
+        (true, true, Some(Err(errors))) => Advanced::DoesNotCompile(errors),
     };
     Ok(Runners {
         core,
@@ -433,6 +515,25 @@ mod tests {
         let kit = "error[E0063]: missing field `times`\n --> checks/runner/src/world.rs\nerror: could not compile `lab-runner`";
         assert!(!learners_fault(kit));
         assert!(!learners_fault("error: failed to load manifest"));
+    }
+
+    #[test]
+    fn one_build_of_both_runners_tells_their_failures_apart() {
+        let stderr = "error[E0425]: cannot find value `x`\n --> student/src/advanced.rs:3:5\n\
+                      error: could not compile `lab-runner-advanced` (bin)\n\
+                      error[E0308]: mismatched types\n --> student/src/lib.rs:9:1\n\
+                      error: could not compile `student` (lib)\n";
+        assert!(Runner::Core.failed(stderr) && Runner::Advanced.failed(stderr));
+        let core = part_of(stderr, Runner::Core, false);
+        let advanced = part_of(stderr, Runner::Advanced, false);
+        assert!(core.contains("lib.rs:9") && !core.contains("advanced.rs"));
+        assert!(advanced.contains("advanced.rs:3") && !advanced.contains("lib.rs"));
+        assert!(learners_fault(&core) && advanced_fault(&advanced));
+        let only_advanced = "error[E0425]\n --> student/src/advanced.rs:3:5\n\
+                             error: could not compile `lab-runner-advanced` (bin)\n";
+        assert!(!Runner::Core.failed(only_advanced));
+        // Alone, a runner's part is everything cargo said.
+        assert_eq!(part_of(stderr, Runner::Core, true), stderr);
     }
 
     #[test]
