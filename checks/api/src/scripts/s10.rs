@@ -73,6 +73,20 @@ impl From<RetryAfterError> for Kind {
     }
 }
 
+impl From<Kind> for RetryAfterError {
+    fn from(k: Kind) -> RetryAfterError {
+        match k {
+            Kind::Missing => RetryAfterError::Missing,
+            Kind::Duplicate => RetryAfterError::Duplicate,
+            Kind::Empty => RetryAfterError::Empty,
+            Kind::Oversized => RetryAfterError::Oversized,
+            Kind::Syntax => RetryAfterError::Syntax,
+            Kind::InvalidDate => RetryAfterError::InvalidDate,
+            Kind::OverLimit => RetryAfterError::OverLimit,
+        }
+    }
+}
+
 impl From<Result<u32, RetryAfterError>> for Observed {
     fn from(r: Result<u32, RetryAfterError>) -> Observed {
         match r {

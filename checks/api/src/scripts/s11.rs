@@ -4,6 +4,7 @@
 //! that flips at a scripted point). The runner reports what it saw: the
 //! decision, or the ordered events and the `Finish`.
 
+use crate::scripts::s10::Kind;
 use crate::wire::F64;
 use serde::{Deserialize, Serialize};
 
@@ -32,46 +33,13 @@ pub struct AdmitCall {
 #[serde(tag = "parsed", rename_all = "kebab-case")]
 pub enum Parsed {
     None,
-    Ok { delay: u32 },
-    Err { error: ParseError },
-}
-
-/// `RetryAfterError` on the wire, in kebab-case.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum ParseError {
-    Missing,
-    Duplicate,
-    Empty,
-    Oversized,
-    Syntax,
-    InvalidDate,
-    OverLimit,
-}
-
-impl ParseError {
-    pub const ALL: [ParseError; 7] = [
-        ParseError::Missing,
-        ParseError::Duplicate,
-        ParseError::Empty,
-        ParseError::Oversized,
-        ParseError::Syntax,
-        ParseError::InvalidDate,
-        ParseError::OverLimit,
-    ];
-
-    /// The variant's name, as in `RetryAfterError::InvalidDate`.
-    pub fn name(self) -> &'static str {
-        match self {
-            ParseError::Missing => "Missing",
-            ParseError::Duplicate => "Duplicate",
-            ParseError::Empty => "Empty",
-            ParseError::Oversized => "Oversized",
-            ParseError::Syntax => "Syntax",
-            ParseError::InvalidDate => "InvalidDate",
-            ParseError::OverLimit => "OverLimit",
-        }
-    }
+    Ok {
+        delay: u32,
+    },
+    /// Step 10's error kinds, as step 10 carries them.
+    Err {
+        error: Kind,
+    },
 }
 
 /// `Stop` on the wire, in kebab-case.

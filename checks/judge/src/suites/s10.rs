@@ -355,6 +355,19 @@ fn spoil_weekday(g: &mut Gen, mut w: Written) -> Written {
     w
 }
 
+/// Step 10's result for these fields, by the judge's own model: what the
+/// learner's parser must give, and what step 11's executor sees.
+pub fn expected(fields: &[String], received: i64) -> Result<u32, Kind> {
+    let script = Script {
+        fields: fields.to_vec(),
+        received,
+    };
+    match model::model(&script) {
+        Observed::Ok { value } => Ok(value),
+        Observed::Err { error } => Err(error),
+    }
+}
+
 pub fn build(g: &mut Gen) -> Builder {
     let keys = [
         "missing-or-duplicate",
@@ -839,6 +852,23 @@ pub fn show_value(value: &Value) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn expected_reads_what_step_11_sends() {
+        let f = |v: &str| vec![v.to_string()];
+        let date = f("Sun, 06 Nov 1994 08:49:37 GMT");
+        assert_eq!(expected(&date, 784_111_740), Ok(37));
+        assert_eq!(expected(&date, 784_111_800), Ok(0));
+        let wrong_day = f("Mon, 06 Nov 1994 08:49:37 GMT");
+        assert_eq!(expected(&wrong_day, 0), Err(Kind::InvalidDate));
+        assert_eq!(expected(&f(" 007\t"), 0), Ok(7));
+        assert_eq!(
+            expected(&f("99999999999999999999"), 0),
+            Err(Kind::OverLimit)
+        );
+        assert_eq!(expected(&f("1, 2"), 0), Err(Kind::Syntax));
+        assert_eq!(expected(&[], 0), Err(Kind::Missing));
+    }
     use crate::suites::{Check, Expect};
     use lab_api::wire::Call;
 

@@ -10,9 +10,9 @@ mod show;
 
 use super::{fixture, Builder};
 use crate::rng::Gen;
+use lab_api::scripts::s10::Kind;
 use lab_api::scripts::s11::{
-    AdmitCall, Decision, Ending, Event, Handed, Observed, ParseError, Parsed, Reason, Reply,
-    Scenario, Script,
+    AdmitCall, Decision, Ending, Event, Handed, Observed, Parsed, Reason, Reply, Scenario, Script,
 };
 use lab_api::wire::F64;
 use serde_json::Value;
@@ -128,8 +128,18 @@ fn final_status(g: &mut Gen) -> u16 {
     }
 }
 
-fn parse_error(g: &mut Gen) -> ParseError {
-    *g.pick(&ParseError::ALL)
+fn parse_error(g: &mut Gen) -> Kind {
+    // Declaration order, as the draws have always been taken.
+    const KINDS: [Kind; 7] = [
+        Kind::Missing,
+        Kind::Duplicate,
+        Kind::Empty,
+        Kind::Oversized,
+        Kind::Syntax,
+        Kind::InvalidDate,
+        Kind::OverLimit,
+    ];
+    *g.pick(&KINDS)
 }
 
 /// An `admit` call that retries: every refusal is out of the way.

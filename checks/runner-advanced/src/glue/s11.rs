@@ -11,8 +11,7 @@ use lab_api::advanced::{
     Transport,
 };
 use lab_api::scripts::s11::{
-    AdmitCall, Decision, Ending, Event, Handed, Observed, ParseError, Parsed, Reason, Scenario,
-    Script,
+    AdmitCall, Decision, Ending, Event, Handed, Observed, Parsed, Reason, Scenario, Script,
 };
 use lab_api::wire::F64;
 use lab_harness::Runaway;
@@ -32,18 +31,6 @@ pub fn play(input: serde_json::Value) -> Result<serde_json::Value, String> {
     serde_json::to_value(observed).map_err(|e| e.to_string())
 }
 
-fn parse_error(e: ParseError) -> RetryAfterError {
-    match e {
-        ParseError::Missing => RetryAfterError::Missing,
-        ParseError::Duplicate => RetryAfterError::Duplicate,
-        ParseError::Empty => RetryAfterError::Empty,
-        ParseError::Oversized => RetryAfterError::Oversized,
-        ParseError::Syntax => RetryAfterError::Syntax,
-        ParseError::InvalidDate => RetryAfterError::InvalidDate,
-        ParseError::OverLimit => RetryAfterError::OverLimit,
-    }
-}
-
 fn reason(stop: Stop) -> Reason {
     match stop {
         Stop::StatusNotAllowed => Reason::StatusNotAllowed,
@@ -60,7 +47,7 @@ fn play_admit(c: &AdmitCall) -> Decision {
     let retry_after = match c.retry_after {
         Parsed::None => None,
         Parsed::Ok { delay } => Some(Ok(delay)),
-        Parsed::Err { error } => Some(Err(parse_error(error))),
+        Parsed::Err { error } => Some(Err(RetryAfterError::from(error))),
     };
     match admit(
         &c.method,
