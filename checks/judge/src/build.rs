@@ -300,18 +300,13 @@ fn write_if_changed(path: &Path, bytes: &[u8]) -> io::Result<()> {
 /// crate and the runner, with lab-api taken from the pristine kit.
 fn slot_manifest(root: &Path) -> io::Result<String> {
     let text = std::fs::read_to_string(root.join("Cargo.toml"))?;
+    let text = crate::files::with_members(
+        &text,
+        &["student", "checks/runner", "checks/runner-advanced"],
+    );
     let mut out = String::new();
-    let mut in_members = false;
     for line in text.lines() {
-        // The kit's members list may span several lines.
-        if in_members {
-            in_members = !line.trim_end().ends_with(']');
-            continue;
-        }
-        let line = if line.starts_with("members") {
-            in_members = !line.trim_end().ends_with(']');
-            "members = [\"student\", \"checks/runner\", \"checks/runner-advanced\"]".to_string()
-        } else if line.starts_with("default-members") {
+        let line = if line.starts_with("default-members") {
             continue;
         } else if let Some((name, dir)) = [("lab-api", "api"), ("lab-harness", "harness")]
             .into_iter()
@@ -548,8 +543,9 @@ mod tests {
     fn the_slot_manifest_keeps_versions_and_points_at_the_pristine_api() {
         let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
         let text = slot_manifest(&root).unwrap();
-        assert!(text
-            .contains("members = [\"student\", \"checks/runner\", \"checks/runner-advanced\"]\n"));
+        assert!(text.contains(
+            "members = [\n    \"student\",\n    \"checks/runner\",\n    \"checks/runner-advanced\",\n]\n"
+        ));
         assert!(!text.contains("\"checks/judge\""));
         assert!(text.contains("checks/harness\" }"));
         assert!(text.contains("checks/api\" }"));

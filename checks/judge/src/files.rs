@@ -31,6 +31,31 @@ fn copy_below(root: &Path, rel: &Path, to: &Path, skip: &dyn Fn(&Path) -> bool) 
     Ok(())
 }
 
+/// A workspace manifest with its `members` list, which may span several
+/// lines, replaced by `members = [..]` of these packages, one line each.
+pub fn with_members(manifest: &str, members: &[&str]) -> String {
+    let mut out = String::new();
+    let mut in_members = false;
+    for line in manifest.lines() {
+        if in_members {
+            in_members = !line.trim_end().ends_with(']');
+            continue;
+        }
+        if line.starts_with("members") {
+            in_members = !line.trim_end().ends_with(']');
+            out.push_str("members = [\n");
+            for m in members {
+                out.push_str(&format!("    {m:?},\n"));
+            }
+            out.push_str("]\n");
+        } else {
+            out.push_str(line);
+            out.push('\n');
+        }
+    }
+    out
+}
+
 /// Writes a file through a temporary name, so readers never see half of it.
 pub fn write_atomically(path: &Path, text: &str) -> io::Result<()> {
     if let Some(dir) = path.parent() {

@@ -29,26 +29,17 @@ pub const WITHHELD: [&str; 14] = [
 
 /// The workspace manifest without the withheld crates.
 pub fn handout_manifest(text: &str) -> String {
-    let mut out = Vec::new();
-    let mut in_members = false;
-    for line in text.lines() {
-        // The kit's members list may span several lines.
-        if in_members {
-            in_members = !line.trim_end().ends_with(']');
-            continue;
-        }
-        if line.starts_with("members") {
-            in_members = !line.trim_end().ends_with(']');
-            out.push(
-                "members = [\n    \"student\",\n    \"checks/api\",\n    \"checks/harness\",\n    \
-                 \"checks/runner\",\n    \"checks/runner-advanced\",\n    \"checks/judge\",\n]"
-                    .to_string(),
-            );
-        } else {
-            out.push(line.to_string());
-        }
-    }
-    out.join("\n") + "\n"
+    crate::files::with_members(
+        text,
+        &[
+            "student",
+            "checks/api",
+            "checks/harness",
+            "checks/runner",
+            "checks/runner-advanced",
+            "checks/judge",
+        ],
+    )
 }
 
 pub fn run(root: &Path, dir: &Path) -> u8 {
