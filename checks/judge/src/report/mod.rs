@@ -55,7 +55,8 @@ impl SubmissionReport {
     }
 }
 
-fn is_false(b: &bool) -> bool {
+/// For `skip_serializing_if`: a `false` flag is left out.
+pub(crate) fn is_false(b: &bool) -> bool {
     !*b
 }
 

@@ -58,12 +58,8 @@ pub struct SummaryStep {
     pub status: StepStatus,
     pub weight: u32,
     /// An advanced (bonus) step.
-    #[serde(default, skip_serializing_if = "is_false")]
+    #[serde(default, skip_serializing_if = "super::is_false")]
     pub bonus: bool,
-}
-
-fn is_false(b: &bool) -> bool {
-    !*b
 }
 
 /// The summary of a class: everything but clause details and printed bytes.
