@@ -235,6 +235,17 @@ pub fn evaluate(
     run_prepared(runner, prepare(steps, seed), limits, 1)
 }
 
+/// What every clause of an advanced step gets when the advanced runner is
+/// missing (no advanced file) or did not build; `None` when it was built.
+pub fn unavailable_verdict(advanced: &crate::build::Advanced) -> Option<ClauseVerdict> {
+    use crate::build::Advanced;
+    match advanced {
+        Advanced::Built(_) => None,
+        Advanced::Absent | Advanced::NotAsked => Some(ClauseVerdict::NotAttempted),
+        Advanced::DoesNotCompile(_) => Some(ClauseVerdict::NotBuilt),
+    }
+}
+
 /// Runs prepared suites of core and advanced steps with the runners built
 /// for them; an advanced step whose runner is absent or did not build gets
 /// an unavailable result. Results come back in the prepared order.
@@ -252,24 +263,12 @@ pub fn run_with(
     for p in prepared {
         let step = p.suite.step;
         let runner = if suites::is_advanced(step) {
+            if let Some(verdict) = unavailable_verdict(advanced) {
+                slots.push(Some(StepResult::unavailable(step, p.seed, verdict)));
+            }
             match advanced {
                 Advanced::Built(path) => Some(path.as_path()),
-                Advanced::Absent | Advanced::NotAsked => {
-                    slots.push(Some(StepResult::unavailable(
-                        step,
-                        p.seed,
-                        ClauseVerdict::NotAttempted,
-                    )));
-                    None
-                }
-                Advanced::DoesNotCompile(_) => {
-                    slots.push(Some(StepResult::unavailable(
-                        step,
-                        p.seed,
-                        ClauseVerdict::NotBuilt,
-                    )));
-                    None
-                }
+                _ => None,
             }
         } else {
             core

@@ -233,22 +233,16 @@ fn grade_one(
         None => return Err("the core runner was not built".into()),
     };
     // Suites are built and run only for an advanced file that compiled.
-    let results = match &runners.advanced {
-        build::Advanced::Built(_) => {
+    let results = match crate::evaluate::unavailable_verdict(&runners.advanced) {
+        None => {
             let prepared = crate::evaluate::prepare(&advanced, seed);
             crate::evaluate::run_with(None, &runners.advanced, prepared, limits, 1)
                 .map_err(|e| e.to_string())?
         }
-        other => {
-            let verdict = match other {
-                build::Advanced::DoesNotCompile(_) => ClauseVerdict::NotBuilt,
-                _ => ClauseVerdict::NotAttempted,
-            };
-            advanced
-                .iter()
-                .map(|s| StepResult::unavailable(s, seed, verdict.clone()))
-                .collect()
-        }
+        Some(verdict) => advanced
+            .iter()
+            .map(|s| StepResult::unavailable(s, seed, verdict.clone()))
+            .collect(),
     };
     steps.extend(report(results));
     let (advanced_build, advanced_build_errors) = match &runners.advanced {
