@@ -55,10 +55,6 @@ fn script(start: f64, seconds: f64, ops: Vec<Op>) -> Script {
     }
 }
 
-fn add(b: &mut Builder, key: &str, s: &Script, expect: &Observed) {
-    b.add_script(key, s, expect);
-}
-
 /// One table op: `at T`, `remaining`, `timeout_for C` or `expired`.
 fn table_op(text: &str) -> Op {
     let (name, arg) = text.split_once(' ').unwrap_or((text, ""));
@@ -153,11 +149,11 @@ pub fn build(g: &mut Gen) -> Builder {
     let mut b = Builder::new(STEP, &keys);
     for case in fixture::table(STEP) {
         let (s, expect) = from_table(&case);
-        add(&mut b, fixture::clause(&case), &s, &expect);
+        b.add_script(fixture::clause(&case), &s, &expect);
     }
     let gen = |b: &mut Builder, key: &str, s: Script| {
         let expect = model(&s);
-        add(b, key, &s, &expect);
+        b.add_script(key, &s, &expect);
     };
     for _ in 0..20 {
         let start = g.sixty_fourths(0, 64 * 1000);

@@ -92,10 +92,6 @@ pub fn model(s: &Script) -> Modelled {
     }
 }
 
-fn add(b: &mut Builder, key: &str, s: &Script, expect: &Observed) {
-    b.add_script(key, s, expect);
-}
-
 /// One table wake: `exact`, `early X`, `frozen`, `late X`, `back X`, `reads X`.
 fn table_wake(text: &str) -> Wake {
     let (name, arg) = text.split_once(' ').unwrap_or((text, ""));
@@ -433,12 +429,12 @@ pub fn build(g: &mut Gen) -> Builder {
     let mut b = Builder::new(STEP, &keys);
     for case in fixture::table(STEP) {
         let (s, expect) = from_table(&case);
-        add(&mut b, fixture::clause(&case), &s, &expect);
+        b.add_script(fixture::clause(&case), &s, &expect);
     }
     for (key, s) in generated(g) {
         let m = model(&s);
         if !m.ambiguous {
-            add(&mut b, key, &s, &m.observed);
+            b.add_script(key, &s, &m.observed);
         }
     }
     b

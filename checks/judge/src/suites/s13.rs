@@ -352,10 +352,6 @@ pub fn model(s: &Script) -> Observed {
     }
 }
 
-fn add(b: &mut Builder, key: &str, s: &Script, expect: &Observed) {
-    b.add_script(key, s, expect);
-}
-
 // ---------------------------------------------------------------- table
 
 fn bad(what: &str, case: &Value) -> ! {
@@ -881,11 +877,11 @@ pub fn build(g: &mut Gen) -> Builder {
     let mut b = Builder::new(STEP, &keys);
     for case in fixture::table(STEP) {
         let (s, expect) = from_table(&case);
-        add(&mut b, fixture::clause(&case), &s, &expect);
+        b.add_script(fixture::clause(&case), &s, &expect);
     }
     let gen = |b: &mut Builder, key: &str, s: Script| {
         let expect = model(&s);
-        add(b, key, &s, &expect);
+        b.add_script(key, &s, &expect);
     };
     let gate = |capacity: u32, ops: Vec<GateOp>| Script::Gate(GateScript { capacity, ops });
     for _ in 0..8 {
