@@ -37,7 +37,19 @@ pub fn serve(name: &str, dispatch: fn(Call) -> Observed, mode: Mode) -> ExitCode
         token
     });
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let result = mode(&args).unwrap_or_else(|| run(&args, dispatch));
+    // Learner code runs on a thread of the runner's own making, with the
+    // main thread's usual 8 MiB of stack: the runner is jailed without
+    // /proc, where the standard library would look up the main thread's
+    // stack, and on its own thread a stack overflow is still named as one.
+    let worker = std::thread::Builder::new()
+        .name("main".into())
+        .stack_size(8 << 20)
+        .spawn(move || mode(&args).unwrap_or_else(|| run(&args, dispatch)));
+    let result = match worker.map(|w| w.join()) {
+        Ok(Ok(result)) => result,
+        Ok(Err(_)) => Err("the runner's thread panicked".to_string()),
+        Err(e) => Err(format!("cannot start the runner's thread: {e}")),
+    };
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {

@@ -45,7 +45,7 @@ fn timed(dir: &Path, target: &Path, program: &str, args: &[&str]) -> Result<f64,
         .env_remove("LAB_ROOT");
     let start = Instant::now();
     let (exit, captured) =
-        spawn::run_tool(&mut cmd, logs.path(), "bench", LIMIT).map_err(|e| e.to_string())?;
+        spawn::run_tool(&mut cmd, logs.path(), "bench", LIMIT, None).map_err(|e| e.to_string())?;
     let seconds = start.elapsed().as_secs_f64();
     match exit {
         // check exits 1 when a step fails; the bench only needs it to finish.
@@ -115,7 +115,7 @@ fn peak_kib(dir: &Path, target: &Path) -> Result<u64, String> {
         .env("LAB_ROOT", dir)
         .env("CARGO_TARGET_DIR", target);
     cmd.env("LAB_PEAK_FILE", file.path());
-    spawn::run_tool(&mut cmd, logs.path(), "peak", LIMIT).map_err(|e| e.to_string())?;
+    spawn::run_tool(&mut cmd, logs.path(), "peak", LIMIT, None).map_err(|e| e.to_string())?;
     let text = std::fs::read_to_string(file.path()).map_err(|e| e.to_string())?;
     text.trim()
         .parse()

@@ -13,10 +13,25 @@ use crate::spawn::{self, Exit};
 use std::io;
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
-/// Longest a build may take (a cold build of the dependencies included).
-const BUILD_LIMIT: Duration = Duration::from_secs(600);
+/// Longest the kit's own part of a build may take: the dependencies of a
+/// cold target, built before any learner code.
+const WARM_LIMIT: Duration = Duration::from_secs(600);
+
+/// Longest a build of learner code may take (`--build-timeout`); past it the
+/// learner's code "did not compile in time" (a constant evaluation that
+/// never ends, say).
+static BUILD_TIMEOUT_MS: AtomicU64 = AtomicU64::new(120_000);
+
+pub fn set_build_timeout(limit: Duration) {
+    BUILD_TIMEOUT_MS.store(limit.as_millis() as u64, Ordering::SeqCst);
+}
+
+fn build_timeout() -> Duration {
+    Duration::from_millis(BUILD_TIMEOUT_MS.load(Ordering::SeqCst))
+}
 
 // Every slot has a target directory of its own. Cargo names a workspace
 // member's artifacts without its path, so two slots sharing one target
@@ -176,15 +191,9 @@ fn cargo_build_all(
     log_dir: &Path,
     runners: &[Runner],
 ) -> Result<Vec<Result<(), String>>, BuildError> {
-    let mut cmd = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()));
-    cmd.current_dir(dir)
-        .args(["build", "--quiet", "--keep-going", "--color", "never"])
-        .env("CARGO_TARGET_DIR", target);
-    for runner in runners {
-        cmd.args(["-p", runner.package()]);
-    }
-    let (exit, captured) = spawn::run_tool(&mut cmd, log_dir, "cargo-build", BUILD_LIMIT)?;
-    let stderr = spawn::excerpt(&captured.stderr, 256 << 10);
+    warm(dir, target, log_dir)?;
+    let packages: Vec<&str> = runners.iter().map(|r| r.package()).collect();
+    let (exit, stderr) = cargo(dir, target, log_dir, &packages, build_timeout())?;
     let kit = |other: &Exit| {
         BuildError::Kit(format!(
             "cargo build ended with {other:?}: {}",
@@ -194,6 +203,13 @@ fn cargo_build_all(
     match &exit {
         Exit::Success => return Ok(runners.iter().map(|_| Ok(())).collect()),
         Exit::Failure(_) => {}
+        Exit::CaseTimeLimit | Exit::OverallTimeLimit => {
+            let late = tr(
+                "build.too_slow",
+                &[("secs", &build_timeout().as_secs_f64())],
+            );
+            return Ok(runners.iter().map(|_| Err(late.clone())).collect());
+        }
         other => return Err(kit(other)),
     }
     let alone = runners.len() == 1;
@@ -217,6 +233,86 @@ fn cargo_build_all(
     Ok(results)
 }
 
+/// One confined `cargo build` of `packages` in the workspace `dir`: it may
+/// read the toolchain, the registry and the workspace's sources, and write
+/// only `target`. Returns how it ended and (the first 256 KiB of) its stderr.
+fn cargo(
+    dir: &Path,
+    target: &Path,
+    log_dir: &Path,
+    packages: &[&str],
+    limit: Duration,
+) -> Result<(Exit, String), BuildError> {
+    let mut cmd = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()));
+    cmd.current_dir(dir)
+        .args(["build", "--quiet", "--keep-going", "--color", "never"]);
+    for package in packages {
+        cmd.args(["-p", package]);
+    }
+    let tmp = target.join("lab-tmp");
+    std::fs::create_dir_all(&tmp)?;
+    // A slot's Cargo.lock is the judge's copy, which cargo narrows to the
+    // slot's members; the kit's own is only read.
+    let in_slot = !dir.join("lab.sh").is_file();
+    let also: Vec<PathBuf> = in_slot
+        .then(|| dir.join("Cargo.lock"))
+        .into_iter()
+        .collect();
+    let jail = crate::sandbox::build(&sources(dir)?, target, &tmp, &also)?;
+    let (exit, captured) = spawn::run_tool(&mut cmd, log_dir, "cargo-build", limit, Some(jail))?;
+    Ok((exit, spawn::excerpt(&captured.stderr, 256 << 10)))
+}
+
+/// What a build in workspace `dir` may read of it: a slot whole (it holds
+/// nothing else); of the kit, its manifests and the crates a runner is
+/// built from — not `solutions/`, `fixtures/` or the judge.
+fn sources(dir: &Path) -> io::Result<Vec<PathBuf>> {
+    if !dir.join("lab.sh").is_file() {
+        return Ok(vec![dir.to_path_buf()]);
+    }
+    let manifest = std::fs::read_to_string(dir.join("Cargo.toml"))?;
+    let mut out: Vec<PathBuf> = ["Cargo.toml", "Cargo.lock", ".cargo"]
+        .iter()
+        .map(|f| dir.join(f))
+        .collect();
+    for member in crate::files::members(&manifest) {
+        out.push(dir.join(member).join("Cargo.toml"));
+    }
+    for crate_dir in RUNNER_CRATES.iter().chain(&["student"]) {
+        out.push(dir.join(crate_dir));
+    }
+    Ok(out)
+}
+
+/// The kit's crates a runner is built from, besides the learner's.
+const RUNNER_CRATES: [&str; 4] = [
+    "checks/api",
+    "checks/harness",
+    "checks/runner",
+    "checks/runner-advanced",
+];
+
+/// Builds the runners' dependencies (the kit's code only) once per target
+/// and Cargo.lock, under the long limit, so that the build timeout measures
+/// the learner's crate and not a cold start.
+fn warm(dir: &Path, target: &Path, log_dir: &Path) -> Result<(), BuildError> {
+    let marker = target.join("lab-warm");
+    let lock = std::fs::read(dir.join("Cargo.lock"))?;
+    if std::fs::read(&marker).ok().as_deref() == Some(&lock[..]) {
+        return Ok(());
+    }
+    match cargo(dir, target, log_dir, &["lab-harness"], WARM_LIMIT)? {
+        (Exit::Success, _) => {
+            std::fs::write(&marker, &lock)?;
+            Ok(())
+        }
+        (exit, stderr) => Err(BuildError::Kit(format!(
+            "cargo build ended with {exit:?}: {}",
+            first_errors(&stderr, 20)
+        ))),
+    }
+}
+
 /// A runner ready to run; for a subject, its slot stays locked while this lives.
 pub struct Built {
     pub runner: PathBuf,
@@ -238,7 +334,7 @@ pub fn runner_for(
         }));
     };
     let lib = subject_lib(subject)?;
-    let bytes = std::fs::read(&lib).map_err(|e| format!("{}: {e}", lib.display()))?;
+    let bytes = read_source(&lib)?;
     Ok(runner_in_slot(root, slot, &bytes).map(|s| Built {
         runner: s.runner.clone(),
         _slot: Some(s),
@@ -255,6 +351,16 @@ pub fn subject_advanced(path: &Path) -> Option<PathBuf> {
         .iter()
         .map(|p| path.join(p))
         .find(|p| p.is_file())
+}
+
+/// The bytes of a subject's source file, which must be a regular file: a
+/// symbolic link is refused (it could point at the kit's own answers).
+pub fn read_source(path: &Path) -> Result<Vec<u8>, String> {
+    let meta = std::fs::symlink_metadata(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    if meta.file_type().is_symlink() {
+        return Err(tr("error.symlink_source", &[("path", &path.display())]));
+    }
+    std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))
 }
 
 /// Finds the lib.rs of a subject: a lib.rs file, or a folder holding
@@ -297,30 +403,19 @@ fn write_if_changed(path: &Path, bytes: &[u8]) -> io::Result<()> {
 }
 
 /// The slot's workspace manifest: the kit's own, narrowed to the learner's
-/// crate and the runner, with lab-api taken from the pristine kit.
+/// crate and the runners (lab-api and lab-harness are copied into the slot,
+/// so a build there reads nothing outside it).
 fn slot_manifest(root: &Path) -> io::Result<String> {
     let text = std::fs::read_to_string(root.join("Cargo.toml"))?;
     let text = crate::files::with_members(
         &text,
         &["student", "checks/runner", "checks/runner-advanced"],
     );
-    let mut out = String::new();
-    for line in text.lines() {
-        let line = if line.starts_with("default-members") {
-            continue;
-        } else if let Some((name, dir)) = [("lab-api", "api"), ("lab-harness", "harness")]
-            .into_iter()
-            .find(|(name, _)| line.starts_with(&format!("{name} ")))
-        {
-            let path = root.join("checks").join(dir);
-            format!("{name} = {{ path = {:?} }}", path.display().to_string())
-        } else {
-            line.to_string()
-        };
-        out.push_str(&line);
-        out.push('\n');
-    }
-    Ok(out)
+    Ok(text
+        .lines()
+        .filter(|line| !line.starts_with("default-members"))
+        .map(|line| format!("{line}\n"))
+        .collect())
 }
 
 /// A built slot, locked against other processes until dropped.
@@ -379,9 +474,19 @@ fn fill_slot(
     lib_rs: &[u8],
     advanced: Option<&[u8]>,
 ) -> Result<(PathBuf, PathBuf, std::fs::File), BuildError> {
-    let slots = target_dir(root).join("lab-slots");
+    // Slots of kits before confinement existed may hold state a runner
+    // wrote; this name starts them afresh.
+    let slots = target_dir(root).join("lab-slots-2");
     let lock = lock(&slots.join(name))?;
     let slot = slots.join(name).join("kit");
+    // Cargo reads configuration from every folder above the slot; within
+    // the slots folder only the judge's own files may stand.
+    for dir in [&slots, &slots.join(name), &slot] {
+        let config = dir.join(".cargo");
+        if config.symlink_metadata().is_ok() {
+            std::fs::remove_dir_all(&config).or_else(|_| std::fs::remove_file(&config))?;
+        }
+    }
     write_if_changed(&slot.join("Cargo.toml"), slot_manifest(root)?.as_bytes())?;
     write_if_changed(
         &slot.join("Cargo.lock"),
@@ -398,8 +503,8 @@ fn fill_slot(
         None if advanced_rs.exists() => std::fs::remove_file(&advanced_rs)?,
         None => {}
     }
-    for runner in ["checks/runner", "checks/runner-advanced"] {
-        mirror(&root.join(runner), &slot.join(runner))?;
+    for krate in RUNNER_CRATES {
+        mirror(&root.join(krate), &slot.join(krate))?;
     }
     Ok((slot, slots.join(name).join("target"), lock))
 }
@@ -540,15 +645,15 @@ mod tests {
     }
 
     #[test]
-    fn the_slot_manifest_keeps_versions_and_points_at_the_pristine_api() {
+    fn the_slot_manifest_keeps_versions_and_points_at_the_api_copied_into_the_slot() {
         let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
         let text = slot_manifest(&root).unwrap();
         assert!(text.contains(
             "members = [\n    \"student\",\n    \"checks/runner\",\n    \"checks/runner-advanced\",\n]\n"
         ));
         assert!(!text.contains("\"checks/judge\""));
-        assert!(text.contains("checks/harness\" }"));
-        assert!(text.contains("checks/api\" }"));
+        assert!(text.contains("lab-harness = { path = \"checks/harness\" }"));
+        assert!(text.contains("lab-api = { path = \"checks/api\" }"));
         assert!(text.contains("serde_json = "));
         assert!(!text.contains("default-members"));
     }

@@ -64,7 +64,7 @@ fn sources(args: &CheckArgs) -> Result<Option<build::Sources>, String> {
     let Some(subject) = &args.subject else {
         return Ok(None);
     };
-    let read = |p: &Path| std::fs::read(p).map_err(|e| format!("{}: {e}", p.display()));
+    let read = |p: &Path| build::read_source(p);
     let lib = read(&build::subject_lib(subject)?)?;
     let advanced = match &args.advanced {
         Some(path) if !path.is_file() => {
@@ -90,6 +90,7 @@ fn advanced_path(args: &CheckArgs) -> String {
 }
 
 pub fn run(root: &Path, args: &CheckArgs) -> u8 {
+    let _ = crate::sandbox::enter(&args.limits, false);
     let seed = args.seed.unwrap_or_else(crate::rng::fresh_seed);
     let sources = match sources(args) {
         Ok(s) => s,

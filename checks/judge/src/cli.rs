@@ -208,6 +208,8 @@ fn check(args: &[String]) -> Result<CheckArgs, String> {
             "--seed" => out.seed = Some(seed(value(&mut it, a)?)?),
             "--case-timeout" => out.limits.case = seconds(a, value(&mut it, a)?)?,
             "--suite-timeout" => out.limits.suite = seconds(a, value(&mut it, a)?)?,
+            "--build-timeout" => out.limits.build = seconds(a, value(&mut it, a)?)?,
+            "--unsandboxed" => out.limits.unsandboxed = true,
             "--subject" => out.subject = Some(PathBuf::from(value(&mut it, a)?)),
             "--advanced" => out.advanced = Some(PathBuf::from(value(&mut it, a)?)),
             opt if opt.starts_with('-') => {
@@ -262,6 +264,8 @@ fn grade(args: &[String]) -> Result<crate::grade::GradeArgs, String> {
             "--shard" => out.shard = Some(shard(value(&mut it, a)?)?),
             "--case-timeout" => out.limits.case = seconds(a, value(&mut it, a)?)?,
             "--suite-timeout" => out.limits.suite = seconds(a, value(&mut it, a)?)?,
+            "--build-timeout" => out.limits.build = seconds(a, value(&mut it, a)?)?,
+            "--unsandboxed" => out.limits.unsandboxed = true,
             "--merge" => merging = true,
             opt if opt.starts_with('-') => {
                 return Err(tr("error.unknown_option", &[("option", &opt)]))

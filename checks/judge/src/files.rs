@@ -33,6 +33,24 @@ fn copy_below(root: &Path, rel: &Path, to: &Path, skip: &dyn Fn(&Path) -> bool) 
 
 /// A workspace manifest with its `members` list, which may span several
 /// lines, replaced by `members = [..]` of these packages, one line each.
+/// The members listed in a workspace manifest.
+pub fn members(manifest: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut in_members = false;
+    for line in manifest.lines() {
+        if line.starts_with("members") {
+            in_members = true;
+        }
+        if in_members {
+            out.extend(line.split('"').skip(1).step_by(2).map(str::to_string));
+            if line.trim_end().ends_with(']') {
+                break;
+            }
+        }
+    }
+    out
+}
+
 pub fn with_members(manifest: &str, members: &[&str]) -> String {
     let mut out = String::new();
     let mut in_members = false;

@@ -203,7 +203,7 @@ fn grade_one(
     weights: &BTreeMap<String, u32>,
 ) -> Result<SubmissionReport, String> {
     let start = Instant::now();
-    let read = |p: &Path| std::fs::read(p).map_err(|e| format!("{}: {e}", p.display()));
+    let read = |p: &Path| build::read_source(p);
     let sources = build::Sources {
         lib: read(&sub.lib)?,
         advanced: sub.advanced.as_deref().map(read).transpose()?,
@@ -364,6 +364,10 @@ pub fn grade_class(
 pub fn run(root: &Path, args: &GradeArgs) -> u8 {
     if !args.merge.is_empty() {
         return merge(args);
+    }
+    if let Err(refused) = crate::sandbox::enter(&args.limits, true) {
+        eprintln!("lab: {refused}");
+        return status::USAGE;
     }
     let weights = match weights(root) {
         Ok(w) => w,

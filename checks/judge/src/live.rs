@@ -9,6 +9,7 @@ use crate::spawn::{self, Exit, Watch};
 use crate::status;
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
+use std::os::unix::process::CommandExt;
 use std::path::Path;
 use std::process::Command;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -148,13 +149,28 @@ pub fn run(root: &Path, subject: Option<&Path>) -> u8 {
         }
     };
     let mut cmd = Command::new(&built.runner);
-    cmd.arg("try").arg(addr.to_string());
+    cmd.arg0("lab-runner")
+        .current_dir(logs.path())
+        .arg("try")
+        .arg(addr.to_string());
+    let jail = match crate::sandbox::runner(
+        &built.runner,
+        logs.path(),
+        Some(addr.port()),
+        crate::sandbox::runner_limits(1 << 20, 120),
+    ) {
+        Ok(j) => j,
+        Err(e) => {
+            eprintln!("lab: {}", tr("error.kit", &[("what", &e)]));
+            return status::KIT_ERROR;
+        }
+    };
     let watch = Watch {
         idle: Duration::from_secs(30),
         deadline: Instant::now() + Duration::from_secs(60),
         output_cap: 1 << 20,
     };
-    let outcome = spawn::supervise(&mut cmd, logs.path(), "try", watch, || false);
+    let outcome = spawn::supervise(&mut cmd, logs.path(), "try", watch, Some(jail), || false);
     stop.store(true, Ordering::SeqCst);
     if let Ok(s) = server {
         let _ = s.join();

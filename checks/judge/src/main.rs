@@ -25,6 +25,7 @@ mod pool;
 mod render;
 mod report;
 mod rng;
+mod sandbox;
 mod sections;
 mod selftest;
 mod session;
@@ -78,6 +79,7 @@ fn main() -> ExitCode {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
     spawn::kill_children_on_stop();
+    spawn::become_subreaper();
     let args: Vec<String> = std::env::args().skip(1).collect();
     let cli = match cli::parse(&args) {
         Ok(cli) => cli,

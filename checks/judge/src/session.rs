@@ -6,6 +6,7 @@ use crate::spawn::{self, Exit, Watch};
 use crate::suites::Suite;
 use lab_api::wire::{self, Call, Case, Header, Observed, Value, PROTOCOL};
 use std::io::{self, Read, Write};
+use std::os::unix::process::CommandExt;
 use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -19,6 +20,10 @@ pub struct Limits {
     pub case: Duration,
     pub suite: Duration,
     pub output_cap: u64,
+    /// Longest a build of learner code may take (`--build-timeout`).
+    pub build: Duration,
+    /// `--unsandboxed`: no Landlock for learner code.
+    pub unsandboxed: bool,
 }
 
 impl Default for Limits {
@@ -26,7 +31,9 @@ impl Default for Limits {
         Limits {
             case: Duration::from_secs(2),
             suite: Duration::from_secs(45),
-            output_cap: 32 << 20,
+            output_cap: 4 << 20,
+            build: Duration::from_secs(120),
+            unsandboxed: false,
         }
     }
 }
@@ -57,6 +64,10 @@ pub struct SuiteRun {
     pub got: Vec<Vec<Got>>,
     /// Bytes the learner's code printed to stdout and stderr.
     pub printed: u64,
+}
+
+fn file_name(path: &Path) -> &std::ffi::OsStr {
+    path.file_name().unwrap_or(path.as_os_str())
 }
 
 /// Reads complete new lines from a growing file.
@@ -307,15 +318,26 @@ fn run_cases(
         };
         let mut pos = next;
         let mut forged: Option<(usize, String)> = None;
+        // Relative paths from the runner's own folder, and a bare program
+        // name: nothing the runner is told names a place outside it.
         let mut cmd = Command::new(runner);
-        cmd.arg(cases_path).arg(&outcomes).arg(next.to_string());
+        cmd.arg0("lab-runner").current_dir(dir.path());
+        cmd.arg(file_name(cases_path))
+            .arg(file_name(&outcomes))
+            .arg(next.to_string());
         if careful {
             cmd.arg("careful");
         }
         let token = crate::rng::nonce();
-        let token_file = dir.path().join(format!("token-{runners}"));
-        std::fs::write(&token_file, &token)?;
-        cmd.env("LAB_RUNNER_TOKEN_FILE", &token_file);
+        let token_name = format!("token-{runners}");
+        std::fs::write(dir.path().join(&token_name), &token)?;
+        let jail = crate::sandbox::runner(
+            runner,
+            dir.path(),
+            None,
+            crate::sandbox::runner_limits(limits.output_cap, limits.suite.as_secs() + 5),
+        )?
+        .env("LAB_RUNNER_TOKEN_FILE", &token_name);
         let watch = Watch {
             idle: limits.case,
             deadline,
@@ -326,6 +348,7 @@ fn run_cases(
             dir.path(),
             &format!("runner-{runners}"),
             watch,
+            Some(jail),
             || {
                 let lines = tail.lines();
                 for line in &lines {

@@ -1,6 +1,9 @@
 //! The judge's one spawn point. Every child gets stdin from /dev/null, its
 //! output in files (no pipe can fill up or be held open by a grandchild), its
-//! own process group, and is killed with that whole group when it ends.
+//! own process group, its jail (see `sandbox`), and is killed with that
+//! whole group when it ends. The judge is a child subreaper: whatever a
+//! child leaves behind (even in a session of its own) becomes the judge's
+//! child when its parent dies, and is killed and reaped here.
 
 use std::fs::File;
 use std::io;
@@ -8,7 +11,10 @@ use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicI32, Ordering};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
+
+use crate::sandbox::Jail;
 
 /// How a supervised child ended.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -16,11 +22,13 @@ pub enum Exit {
     Success,
     Failure(i32),
     Signalled(i32),
-    /// No progress for longer than the per-case limit.
+    /// No progress for longer than the per-case limit (counted in the
+    /// child's own time: see [`Clock`]).
     CaseTimeLimit,
     /// The whole run's time ran out.
     OverallTimeLimit,
-    /// stdout and stderr together grew past the cap.
+    /// stdout and stderr together grew past the cap, or a file the child
+    /// wrote reached its file-size limit (SIGXFSZ).
     Flood,
 }
 
@@ -68,7 +76,7 @@ pub struct Watch {
 /// Process groups alive right now, so that a judge stopped by Ctrl-C or
 /// SIGTERM kills them on its way out (they are not in the terminal's
 /// foreground group and would not get the signal themselves).
-static LIVE_GROUPS: [AtomicI32; 64] = [const { AtomicI32::new(0) }; 64];
+static LIVE_GROUPS: [AtomicI32; 256] = [const { AtomicI32::new(0) }; 256];
 
 fn register(pgid: i32) -> Option<usize> {
     LIVE_GROUPS.iter().position(|slot| {
@@ -105,7 +113,93 @@ pub fn kill_children_on_stop() {
     }
 }
 
-fn start(cmd: &mut Command, dir: &Path, tag: &str) -> io::Result<(Child, Captured, Option<usize>)> {
+/// Held while a child is being started and while orphans are collected, so
+/// that a child not yet registered is never taken for an orphan.
+static SPAWNING: Mutex<()> = Mutex::new(());
+
+/// Makes the judge a child subreaper (see the module's comment).
+pub fn become_subreaper() {
+    // SAFETY: prctl with integer arguments.
+    unsafe {
+        libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+    }
+}
+
+/// The judge's children that it did not start itself: descendants of a
+/// child that outlived their parent. /proc/self/task/*/children where the
+/// kernel has it, else a scan of /proc.
+fn orphans() -> Vec<i32> {
+    let mine: Vec<i32> = LIVE_GROUPS
+        .iter()
+        .map(|g| g.load(Ordering::SeqCst))
+        .filter(|g| *g > 0)
+        .collect();
+    let mut children = Vec::new();
+    let tasks = std::fs::read_dir("/proc/self/task")
+        .into_iter()
+        .flatten()
+        .flatten();
+    let mut listed = false;
+    for task in tasks {
+        if let Ok(text) = std::fs::read_to_string(task.path().join("children")) {
+            listed = true;
+            children.extend(
+                text.split_whitespace()
+                    .filter_map(|p| p.parse::<i32>().ok()),
+            );
+        }
+    }
+    if !listed {
+        let me = std::process::id() as i32;
+        for entry in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
+            let Some(pid) = entry
+                .file_name()
+                .to_str()
+                .and_then(|n| n.parse::<i32>().ok())
+            else {
+                continue;
+            };
+            let stat = std::fs::read_to_string(entry.path().join("stat")).unwrap_or_default();
+            // Field 4, after the parenthesised command name.
+            let ppid = stat
+                .rsplit_once(')')
+                .and_then(|(_, rest)| rest.split_whitespace().nth(1))
+                .and_then(|p| p.parse::<i32>().ok());
+            if ppid == Some(me) {
+                children.push(pid);
+            }
+        }
+    }
+    children.retain(|pid| !mine.contains(pid));
+    children
+}
+
+/// Kills and reaps every orphan, and the orphans those leave, until none is
+/// left (bounded, so a judge bug cannot spin here).
+pub fn reap_orphans() {
+    let _guard = SPAWNING.lock().unwrap_or_else(|e| e.into_inner());
+    for _ in 0..1000 {
+        let pids = orphans();
+        if pids.is_empty() {
+            return;
+        }
+        for pid in pids {
+            // SAFETY: kill and waitpid on a child of this process that no
+            // other part of the judge waits for.
+            unsafe {
+                libc::kill(pid, libc::SIGKILL);
+                libc::waitpid(pid, std::ptr::null_mut(), 0);
+            }
+        }
+    }
+}
+
+fn start(
+    cmd: &mut Command,
+    dir: &Path,
+    tag: &str,
+    jail: Option<Jail>,
+) -> io::Result<(Child, Captured, Option<usize>)> {
     let captured = Captured {
         stdout: dir.join(format!("{tag}.stdout")),
         stderr: dir.join(format!("{tag}.stderr")),
@@ -122,6 +216,10 @@ fn start(cmd: &mut Command, dir: &Path, tag: &str) -> io::Result<(Child, Capture
             Ok(())
         });
     }
+    if let Some(jail) = jail {
+        jail.apply(cmd);
+    }
+    let _guard = SPAWNING.lock().unwrap_or_else(|e| e.into_inner());
     let child = cmd.spawn()?;
     let slot = register(child.id() as i32);
     Ok((child, captured, slot))
@@ -145,6 +243,7 @@ fn exit_of(status: std::process::ExitStatus) -> Exit {
     match (status.code(), status.signal()) {
         (Some(0), _) => Exit::Success,
         (Some(code), _) => Exit::Failure(code),
+        (None, Some(libc::SIGXFSZ)) => Exit::Flood,
         (None, Some(signal)) => Exit::Signalled(signal),
         (None, None) => Exit::Failure(-1),
     }
@@ -158,17 +257,19 @@ pub fn supervise(
     dir: &Path,
     tag: &str,
     watch: Watch,
+    jail: Option<Jail>,
     mut progress: impl FnMut() -> bool,
 ) -> io::Result<(Exit, Captured)> {
-    let (mut child, captured, slot) = start(cmd, dir, tag)?;
-    let mut last_progress = Instant::now();
+    let (mut child, captured, slot) = start(cmd, dir, tag, jail)?;
+    let clock = Clock::of(child.id());
+    let mut last_progress = clock.now();
     let mut pause = Duration::from_micros(200);
     let exit = loop {
         if let Some(status) = child.try_wait()? {
             progress();
             break exit_of(status);
         }
-        let now = Instant::now();
+        let now = clock.now();
         if progress() {
             last_progress = now;
             pause = Duration::from_micros(200);
@@ -176,17 +277,57 @@ pub fn supervise(
         if captured.bytes() > watch.output_cap {
             break Exit::Flood;
         }
-        if now >= watch.deadline {
+        if Instant::now() >= watch.deadline {
             break Exit::OverallTimeLimit;
         }
-        if now.duration_since(last_progress) > watch.idle {
+        if now.saturating_sub(last_progress) > watch.idle {
             break Exit::CaseTimeLimit;
         }
         std::thread::sleep(pause);
         pause = (pause * 2).min(Duration::from_millis(5));
     };
     kill_group(&mut child, slot);
+    reap_orphans();
     Ok((exit, captured))
+}
+
+/// A child's own time: wall-clock time less the time its main thread spent
+/// waiting for a CPU (`/proc/PID/schedstat`). It advances while the child
+/// runs or sleeps, not while a busy machine keeps it off the processor, so
+/// a per-case limit gives the same verdict on a loaded machine as on an
+/// idle one (a flood reaches the output cap before a limit, an endless loop
+/// reaches the limit). Plain wall-clock time where the kernel does not say.
+struct Clock {
+    schedstat: Option<PathBuf>,
+    start: Instant,
+}
+
+impl Clock {
+    fn of(pid: u32) -> Clock {
+        let path = PathBuf::from(format!("/proc/{pid}/schedstat"));
+        Clock {
+            schedstat: read_wait(&path).map(|_| path),
+            start: Instant::now(),
+        }
+    }
+
+    fn now(&self) -> Duration {
+        let wall = self.start.elapsed();
+        let waited = self
+            .schedstat
+            .as_deref()
+            .and_then(read_wait)
+            .unwrap_or_default();
+        wall.saturating_sub(waited)
+    }
+}
+
+/// The second field of a schedstat file: nanoseconds spent runnable but
+/// waiting for a CPU.
+fn read_wait(path: &Path) -> Option<Duration> {
+    let text = std::fs::read_to_string(path).ok()?;
+    let ns = text.split_whitespace().nth(1)?.parse::<u64>().ok()?;
+    Some(Duration::from_nanos(ns))
 }
 
 /// Runs a tool (cargo) to completion under a time limit, output in files.
@@ -195,13 +336,14 @@ pub fn run_tool(
     dir: &Path,
     tag: &str,
     limit: Duration,
+    jail: Option<Jail>,
 ) -> io::Result<(Exit, Captured)> {
     let watch = Watch {
         idle: limit,
         deadline: Instant::now() + limit,
         output_cap: 256 << 20,
     };
-    supervise(cmd, dir, tag, watch, || false)
+    supervise(cmd, dir, tag, watch, jail, || false)
 }
 
 #[cfg(test)]
@@ -225,6 +367,7 @@ mod tests {
             dir.path(),
             "s",
             watch(300),
+            None,
             || false,
         )
         .unwrap();
@@ -239,7 +382,7 @@ mod tests {
         let mut cmd = Command::new("sh");
         cmd.args(["-c", "sleep 30 & echo started"]);
         let (exit, captured) =
-            supervise(&mut cmd, dir.path(), "g", watch(5_000), || false).unwrap();
+            supervise(&mut cmd, dir.path(), "g", watch(5_000), None, || false).unwrap();
         assert_eq!(exit, Exit::Success);
         assert!(t.elapsed() < Duration::from_secs(4));
         assert_eq!(excerpt(&captured.stdout, 100), "started\n");
@@ -250,7 +393,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let mut cmd = Command::new("sh");
         cmd.args(["-c", "yes flood"]);
-        let (exit, _) = supervise(&mut cmd, dir.path(), "f", watch(5_000), || false).unwrap();
+        let (exit, _) = supervise(&mut cmd, dir.path(), "f", watch(5_000), None, || false).unwrap();
         assert_eq!(exit, Exit::Flood);
     }
 
@@ -260,7 +403,7 @@ mod tests {
         let mut fail = Command::new("sh");
         fail.args(["-c", "exit 3"]);
         assert_eq!(
-            supervise(&mut fail, dir.path(), "a", watch(5_000), || false)
+            supervise(&mut fail, dir.path(), "a", watch(5_000), None, || false)
                 .unwrap()
                 .0,
             Exit::Failure(3)
@@ -268,7 +411,7 @@ mod tests {
         let mut abort = Command::new("sh");
         abort.args(["-c", "kill -ABRT $$"]);
         assert_eq!(
-            supervise(&mut abort, dir.path(), "b", watch(5_000), || false)
+            supervise(&mut abort, dir.path(), "b", watch(5_000), None, || false)
                 .unwrap()
                 .0,
             Exit::Signalled(6)

@@ -1,0 +1,382 @@
+//! Confinement of learner code. Every build of a learner's crate and every
+//! runner is started inside a jail that the kernel enforces from before the
+//! first instruction of the new program (learner code placed in
+//! `.init_array` included):
+//!
+//! - Landlock: the files it may read and execute, the one folder it may
+//!   write, no TCP (a port for `try`), and no signal or abstract socket
+//!   outside its own domain, so it cannot stop or kill the judge;
+//! - rlimits: address space, file size, CPU time, no core files;
+//! - an empty environment plus only what the program needs.
+//!
+//! The ruleset is built in the judge before the fork; the child only makes
+//! async-signal-safe system calls between fork and exec. `--unsandboxed`
+//! (or a kernel without Landlock) leaves the filesystem, network and signal
+//! rules off; rlimits and the environment are always applied.
+
+use landlock::{
+    Access, AccessFs, AccessNet, CompatLevel, Compatible, NetPort, PathBeneath, PathFd, Ruleset,
+    RulesetAttr, RulesetCreatedAttr, Scope, ABI,
+};
+use std::ffi::OsString;
+use std::io;
+use std::os::fd::{AsRawFd, OwnedFd};
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::OnceLock;
+
+static UNSANDBOXED: AtomicBool = AtomicBool::new(false);
+
+/// `--unsandboxed`: run learner code without Landlock (rlimits stay).
+pub fn set_unsandboxed(off: bool) {
+    UNSANDBOXED.store(off, Ordering::SeqCst);
+}
+
+pub fn unsandboxed() -> bool {
+    UNSANDBOXED.load(Ordering::SeqCst)
+}
+
+/// Sets the jail's mode for this run from `limits`, and says what the
+/// learner should know: under `--unsandboxed`, or where the kernel lacks
+/// part of the jail, one line on stderr. `strict` (grading) refuses a
+/// partial jail unless `--unsandboxed` was given: the `Err` is that refusal.
+pub fn enter(limits: &crate::session::Limits, strict: bool) -> Result<(), String> {
+    use crate::catalog::{t, tr};
+    set_unsandboxed(limits.unsandboxed);
+    crate::build::set_build_timeout(limits.build);
+    if limits.unsandboxed {
+        eprintln!("lab: {}", t("sandbox.off"));
+        return Ok(());
+    }
+    let missing = missing();
+    if missing.is_empty() {
+        return Ok(());
+    }
+    let what = missing.join(", ");
+    if strict {
+        return Err(tr("sandbox.refused", &[("what", &what)]));
+    }
+    eprintln!("lab: {}", tr("sandbox.partial", &[("what", &what)]));
+    Ok(())
+}
+
+/// The Landlock ABI version the kernel offers (0: none).
+pub fn abi() -> i32 {
+    static ABI_VERSION: OnceLock<i32> = OnceLock::new();
+    *ABI_VERSION.get_or_init(|| {
+        const LANDLOCK_CREATE_RULESET_VERSION: libc::c_long = 1;
+        // SAFETY: landlock_create_ruleset(NULL, 0, VERSION) only returns a number.
+        let v = unsafe {
+            libc::syscall(
+                libc::SYS_landlock_create_ruleset,
+                std::ptr::null::<u8>(),
+                0usize,
+                LANDLOCK_CREATE_RULESET_VERSION,
+            )
+        };
+        i32::try_from(v).unwrap_or(0).max(0)
+    })
+}
+
+/// A protection and the Landlock ABI (with the first Linux release) it needs.
+const FEATURES: [(&str, i32, &str); 3] = [
+    ("filesystem rules", 1, "5.13"),
+    ("TCP rules", 4, "6.7"),
+    ("signal scoping", 6, "6.12"),
+];
+
+/// The protections this kernel cannot give, each with the Linux release
+/// that brings it; empty when the jail is whole.
+pub fn missing() -> Vec<String> {
+    missing_at(abi())
+}
+
+fn missing_at(abi: i32) -> Vec<String> {
+    FEATURES
+        .iter()
+        .filter(|(_, needs, _)| abi < *needs)
+        .map(|(what, _, linux)| format!("{what} (Landlock, Linux {linux})"))
+        .collect()
+}
+
+fn abi_enum(v: i32) -> ABI {
+    match v {
+        i32::MIN..=0 => ABI::Unsupported,
+        1 => ABI::V1,
+        2 => ABI::V2,
+        3 => ABI::V3,
+        4 => ABI::V4,
+        5 => ABI::V5,
+        _ => ABI::V6,
+    }
+}
+
+/// What a jailed program may touch.
+#[derive(Debug, Default, Clone)]
+pub struct Policy {
+    /// Read and execute, files or whole folders.
+    pub read: Vec<PathBuf>,
+    /// Everything, beneath these folders (or on these files).
+    pub write: Vec<PathBuf>,
+    /// TCP ports it may connect to (none: no TCP at all).
+    pub connect: Vec<u16>,
+}
+
+/// Resource limits of a jailed program.
+#[derive(Debug, Clone, Copy)]
+pub struct Rlimits {
+    pub address_space: u64,
+    pub file_size: u64,
+    pub cpu_seconds: u64,
+}
+
+/// A prepared jail: the ruleset (already built), limits and environment.
+pub struct Jail {
+    ruleset: Option<OwnedFd>,
+    limits: Rlimits,
+    env: Vec<(OsString, OsString)>,
+}
+
+/// Folders every dynamically linked program needs to start.
+const SYSTEM_LIBS: [&str; 4] = ["/lib", "/lib64", "/usr/lib", "/usr/lib64"];
+
+impl Jail {
+    /// A jail for `policy`; Landlock is left out under `--unsandboxed` or
+    /// where the kernel has none.
+    pub fn new(
+        policy: &Policy,
+        limits: Rlimits,
+        env: Vec<(OsString, OsString)>,
+    ) -> io::Result<Jail> {
+        let ruleset = if unsandboxed() || abi() < 1 {
+            None
+        } else {
+            Some(ruleset(policy).map_err(|e| io::Error::other(format!("landlock: {e}")))?)
+        };
+        Ok(Jail {
+            ruleset,
+            limits,
+            env,
+        })
+    }
+
+    /// One more variable in the jailed program's environment.
+    pub fn env(mut self, name: &str, value: impl Into<OsString>) -> Jail {
+        self.env.push((name.into(), value.into()));
+        self
+    }
+
+    /// Applies the jail to `cmd`: a cleared environment, then, in the child
+    /// between fork and exec, rlimits, no-new-privileges and Landlock.
+    pub fn apply(self, cmd: &mut Command) {
+        cmd.env_clear();
+        cmd.envs(self.env);
+        let Jail {
+            ruleset, limits, ..
+        } = self;
+        // SAFETY: the closure only makes system calls (setrlimit, prctl,
+        // landlock_restrict_self), all async-signal-safe; it allocates nothing.
+        unsafe {
+            cmd.pre_exec(move || {
+                let set = |resource, value: u64| {
+                    let rl = libc::rlimit {
+                        rlim_cur: value,
+                        rlim_max: value,
+                    };
+                    if libc::setrlimit(resource, &rl) != 0 {
+                        return Err(io::Error::last_os_error());
+                    }
+                    Ok(())
+                };
+                set(libc::RLIMIT_CORE, 0)?;
+                set(libc::RLIMIT_AS, limits.address_space)?;
+                set(libc::RLIMIT_FSIZE, limits.file_size)?;
+                set(libc::RLIMIT_CPU, limits.cpu_seconds)?;
+                if libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 {
+                    return Err(io::Error::last_os_error());
+                }
+                if let Some(fd) = &ruleset {
+                    if libc::syscall(libc::SYS_landlock_restrict_self, fd.as_raw_fd(), 0) != 0 {
+                        return Err(io::Error::last_os_error());
+                    }
+                }
+                Ok(())
+            });
+        }
+    }
+}
+
+fn ruleset(policy: &Policy) -> Result<OwnedFd, String> {
+    build_ruleset(policy)
+        .map_err(|e| e.to_string())?
+        .ok_or_else(|| "the kernel has no Landlock".to_string())
+}
+
+fn build_ruleset(policy: &Policy) -> Result<Option<OwnedFd>, landlock::RulesetError> {
+    let abi = abi_enum(abi());
+    let read = AccessFs::from_read(abi);
+    let all = AccessFs::from_all(abi);
+    let mut ruleset = Ruleset::default()
+        .set_compatibility(CompatLevel::BestEffort)
+        .handle_access(all)?
+        .handle_access(AccessNet::BindTcp | AccessNet::ConnectTcp)?
+        .scope(Scope::Signal | Scope::AbstractUnixSocket)?
+        .create()?;
+    let rules = |paths: &[PathBuf], access| {
+        paths
+            .iter()
+            .filter_map(|p| PathFd::new(p).ok().map(|fd| (p, fd)))
+            .map(move |(p, fd)| {
+                let access = if p.is_dir() {
+                    access
+                } else {
+                    access & AccessFs::from_file(abi)
+                };
+                PathBeneath::new(fd, access)
+            })
+            .collect::<Vec<_>>()
+    };
+    let mut read_paths: Vec<PathBuf> = SYSTEM_LIBS.iter().map(PathBuf::from).collect();
+    read_paths.push("/etc/ld.so.cache".into());
+    read_paths.extend(policy.read.iter().cloned());
+    for rule in rules(&read_paths, read) {
+        ruleset = ruleset.add_rule(rule)?;
+    }
+    let mut write_paths = policy.write.clone();
+    write_paths.push("/dev/null".into());
+    for rule in rules(&write_paths, all) {
+        ruleset = ruleset.add_rule(rule)?;
+    }
+    for port in &policy.connect {
+        ruleset = ruleset.add_rule(NetPort::new(*port, AccessNet::ConnectTcp))?;
+    }
+    Ok(ruleset.into())
+}
+
+/// Limits of a runner: `output_cap` bounds every file it writes (its
+/// stdout and stderr are files), `cpu` its CPU time.
+pub fn runner_limits(output_cap: u64, cpu_seconds: u64) -> Rlimits {
+    Rlimits {
+        address_space: 2 << 30,
+        file_size: output_cap,
+        cpu_seconds,
+    }
+}
+
+/// The jail of a runner: it may execute `exe`, read the system's shared
+/// libraries, and read and write `dir` (its own fresh folder, which is
+/// also its TMPDIR); TCP only to `connect`.
+pub fn runner(exe: &Path, dir: &Path, connect: Option<u16>, limits: Rlimits) -> io::Result<Jail> {
+    let policy = Policy {
+        read: vec![exe.to_path_buf()],
+        write: vec![dir.to_path_buf()],
+        connect: connect.into_iter().collect(),
+    };
+    Jail::new(
+        &policy,
+        limits,
+        vec![("TMPDIR".into(), dir.as_os_str().to_os_string())],
+    )
+}
+
+/// Where the Rust toolchain lives, for a build's jail and environment.
+struct Toolchain {
+    read: Vec<PathBuf>,
+    env: Vec<(OsString, OsString)>,
+}
+
+fn home() -> Option<PathBuf> {
+    std::env::var_os("HOME").map(PathBuf::from)
+}
+
+fn toolchain() -> &'static Toolchain {
+    static TOOLCHAIN: OnceLock<Toolchain> = OnceLock::new();
+    TOOLCHAIN.get_or_init(|| {
+        let cargo_home = std::env::var_os("CARGO_HOME")
+            .map(PathBuf::from)
+            .or_else(|| home().map(|h| h.join(".cargo")));
+        let rustup_home = std::env::var_os("RUSTUP_HOME")
+            .map(PathBuf::from)
+            .or_else(|| home().map(|h| h.join(".rustup")));
+        let mut read: Vec<PathBuf> = ["/usr", "/bin", "/sbin", "/etc", "/opt"]
+            .iter()
+            .map(PathBuf::from)
+            .collect();
+        let mut env = Vec::new();
+        if let Some(home) = &cargo_home {
+            for sub in ["bin", "registry", "git"] {
+                read.push(home.join(sub));
+            }
+            env.push(("CARGO_HOME".into(), home.clone().into_os_string()));
+        }
+        if let Some(home) = &rustup_home {
+            read.push(home.clone());
+            env.push(("RUSTUP_HOME".into(), home.clone().into_os_string()));
+        }
+        // The cargo the judge was told to use, and every folder on PATH
+        // (the linker, cc, a toolchain outside the usual places).
+        if let Some(cargo) = std::env::var_os("CARGO").map(PathBuf::from) {
+            if let Some(dir) = cargo.parent() {
+                read.push(dir.to_path_buf());
+            }
+        }
+        if let Some(path) = std::env::var_os("PATH") {
+            read.extend(std::env::split_paths(&path).filter(|p| p.is_absolute()));
+            env.push(("PATH".into(), path));
+        }
+        for name in [
+            "RUSTUP_TOOLCHAIN",
+            "RUSTFLAGS",
+            "CARGO_ENCODED_RUSTFLAGS",
+            "CARGO_INCREMENTAL",
+        ] {
+            if let Some(v) = std::env::var_os(name) {
+                env.push((name.into(), v));
+            }
+        }
+        Toolchain { read, env }
+    })
+}
+
+/// The jail of a cargo build of learner code: it may read the toolchain,
+/// the registry and `sources`, and write only `target` (where `tmp`, its
+/// TMPDIR, lives too) and the files in `also`.
+pub fn build(sources: &[PathBuf], target: &Path, tmp: &Path, also: &[PathBuf]) -> io::Result<Jail> {
+    let tc = toolchain();
+    let mut read = tc.read.clone();
+    read.extend(sources.iter().cloned());
+    let mut write = vec![target.to_path_buf(), tmp.to_path_buf()];
+    write.extend(also.iter().cloned());
+    let policy = Policy {
+        read,
+        write,
+        connect: Vec::new(),
+    };
+    let mut env = tc.env.clone();
+    env.push(("CARGO_TARGET_DIR".into(), target.as_os_str().to_os_string()));
+    env.push(("TMPDIR".into(), tmp.as_os_str().to_os_string()));
+    let limits = Rlimits {
+        address_space: 8 << 30,
+        file_size: 2 << 30,
+        cpu_seconds: 3600,
+    };
+    Jail::new(&policy, limits, env)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_missing_protection_is_named_with_the_linux_release_that_brings_it() {
+        assert_eq!(missing_at(0).len(), 3);
+        assert!(missing_at(0)[0].contains("filesystem") && missing_at(0)[0].contains("5.13"));
+        assert_eq!(
+            missing_at(4),
+            vec!["signal scoping (Landlock, Linux 6.12)".to_string()]
+        );
+        assert!(missing_at(6).is_empty() && missing_at(7).is_empty());
+    }
+}
