@@ -137,6 +137,8 @@ pub struct Jail {
     ruleset: Option<OwnedFd>,
     limits: Rlimits,
     env: Vec<(OsString, OsString)>,
+    /// A seccomp filter that refuses new processes (threads stay allowed).
+    no_fork: Option<Vec<libc::sock_filter>>,
 }
 
 /// Folders every dynamically linked program needs to start.
@@ -159,7 +161,16 @@ impl Jail {
             ruleset,
             limits,
             env,
+            no_fork: None,
         })
+    }
+
+    /// Refuses the jailed program every new process (threads stay allowed),
+    /// where seccomp filters are known for this architecture.
+    pub fn without_new_processes(mut self) -> Jail {
+        let filter = no_fork_filter();
+        self.no_fork = (!filter.is_empty()).then_some(filter);
+        self
     }
 
     /// One more variable in the jailed program's environment.
@@ -174,7 +185,10 @@ impl Jail {
         cmd.env_clear();
         cmd.envs(self.env);
         let Jail {
-            ruleset, limits, ..
+            ruleset,
+            limits,
+            no_fork,
+            ..
         } = self;
         // SAFETY: the closure only makes system calls (setrlimit, prctl,
         // landlock_restrict_self), all async-signal-safe; it allocates nothing.
@@ -199,6 +213,20 @@ impl Jail {
                 }
                 if let Some(fd) = &ruleset {
                     if libc::syscall(libc::SYS_landlock_restrict_self, fd.as_raw_fd(), 0) != 0 {
+                        return Err(io::Error::last_os_error());
+                    }
+                }
+                if let Some(filter) = &no_fork {
+                    let program = libc::sock_fprog {
+                        len: filter.len() as u16,
+                        filter: filter.as_ptr() as *mut libc::sock_filter,
+                    };
+                    if libc::prctl(
+                        libc::PR_SET_SECCOMP,
+                        libc::SECCOMP_MODE_FILTER,
+                        &program as *const libc::sock_fprog,
+                    ) != 0
+                    {
                         return Err(io::Error::last_os_error());
                     }
                 }
@@ -255,6 +283,72 @@ fn build_ruleset(policy: &Policy) -> Result<Option<OwnedFd>, landlock::RulesetEr
     Ok(ruleset.into())
 }
 
+/// A seccomp program that answers EPERM to every way of starting a new
+/// process (fork, vfork, clone without CLONE_THREAD) and ENOSYS to clone3,
+/// whose flags it cannot see (the C library then falls back to clone for
+/// threads). System calls of another architecture's ABI are refused.
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+fn no_fork_filter() -> Vec<libc::sock_filter> {
+    const ARCH: u32 = if cfg!(target_arch = "x86_64") {
+        0xC000_003E // AUDIT_ARCH_X86_64
+    } else {
+        0xC000_00B7 // AUDIT_ARCH_AARCH64
+    };
+    let stmt = |code: u32, k: u32| libc::sock_filter {
+        code: code as u16,
+        jt: 0,
+        jf: 0,
+        k,
+    };
+    let jeq = |k: u32, jt: u8, jf: u8| libc::sock_filter {
+        code: (libc::BPF_JMP | libc::BPF_JEQ | libc::BPF_K) as u16,
+        jt,
+        jf,
+        k,
+    };
+    let load = |offset: u32| stmt(libc::BPF_LD | libc::BPF_W | libc::BPF_ABS, offset);
+    let ret = |k: u32| stmt(libc::BPF_RET | libc::BPF_K, k);
+    let errno = |e: i32| ret(libc::SECCOMP_RET_ERRNO | e as u32);
+    let allow = ret(libc::SECCOMP_RET_ALLOW);
+    // seccomp_data: nr at 0, arch at 4, args[0] at 16 (low half first).
+    #[cfg(target_arch = "x86_64")]
+    let forks = [libc::SYS_fork as u32, libc::SYS_vfork as u32];
+    #[cfg(target_arch = "aarch64")]
+    let forks = [u32::MAX, u32::MAX];
+    let jump = |op: u32, k: u32, jt: u8, jf: u8| libc::sock_filter {
+        code: (libc::BPF_JMP | op | libc::BPF_K) as u16,
+        jt,
+        jf,
+        k,
+    };
+    vec![
+        load(4),
+        jeq(ARCH, 1, 0),
+        errno(libc::ENOSYS),
+        load(0),
+        // x32 system calls (bit 30) are another ABI.
+        jump(libc::BPF_JGE, 0x4000_0000, 0, 1),
+        errno(libc::ENOSYS),
+        jeq(forks[0], 0, 1),
+        errno(libc::EPERM),
+        jeq(forks[1], 0, 1),
+        errno(libc::EPERM),
+        jeq(libc::SYS_clone3 as u32, 0, 1),
+        errno(libc::ENOSYS),
+        jeq(libc::SYS_clone as u32, 1, 0),
+        allow,
+        load(16),
+        jump(libc::BPF_JSET, libc::CLONE_THREAD as u32, 0, 1),
+        allow,
+        errno(libc::EPERM),
+    ]
+}
+
+#[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+fn no_fork_filter() -> Vec<libc::sock_filter> {
+    Vec::new()
+}
+
 /// Limits of a runner: `output_cap` bounds every file it writes (its
 /// stdout and stderr are files), `cpu` its CPU time.
 pub fn runner_limits(output_cap: u64, cpu_seconds: u64) -> Rlimits {
@@ -274,11 +368,12 @@ pub fn runner(exe: &Path, dir: &Path, connect: Option<u16>, limits: Rlimits) -> 
         write: vec![dir.to_path_buf()],
         connect: connect.into_iter().collect(),
     };
-    Jail::new(
+    Ok(Jail::new(
         &policy,
         limits,
         vec![("TMPDIR".into(), dir.as_os_str().to_os_string())],
-    )
+    )?
+    .without_new_processes())
 }
 
 /// Where the Rust toolchain lives, for a build's jail and environment.
@@ -368,6 +463,132 @@ pub fn build(sources: &[PathBuf], target: &Path, tmp: &Path, also: &[PathBuf]) -
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn limits() -> Rlimits {
+        Rlimits {
+            address_space: 1 << 30,
+            file_size: 1 << 20,
+            cpu_seconds: 20,
+        }
+    }
+
+    /// Runs `script` in sh inside a jail that may read /bin, /usr and `read`,
+    /// and write `write`; returns (exit code or -signal, stdout+stderr).
+    fn jailed(script: &str, read: &Path, write: &Path, no_fork: bool) -> (i32, String) {
+        use crate::spawn::{self, Exit, Watch};
+        let policy = Policy {
+            read: vec!["/bin".into(), "/usr".into(), read.to_path_buf()],
+            write: vec![write.to_path_buf()],
+            connect: Vec::new(),
+        };
+        let mut jail = Jail::new(&policy, limits(), Vec::new()).unwrap();
+        if no_fork {
+            jail = jail.without_new_processes();
+        }
+        let logs = tempfile::tempdir().unwrap();
+        let watch = Watch {
+            idle: std::time::Duration::from_secs(20),
+            deadline: std::time::Instant::now() + std::time::Duration::from_secs(20),
+            output_cap: 1 << 20,
+        };
+        let mut cmd = Command::new("/bin/sh");
+        cmd.args(["-c", script]);
+        let (exit, captured) =
+            spawn::supervise(&mut cmd, logs.path(), "t", watch, Some(jail), || false).unwrap();
+        let code = match exit {
+            Exit::Success => 0,
+            Exit::Failure(code) => code,
+            other => panic!("{other:?}"),
+        };
+        let text = spawn::excerpt(&captured.stdout, 4096) + &captured.stderr_excerpt(4096);
+        (code, text)
+    }
+
+    fn folders() -> (tempfile::TempDir, PathBuf, PathBuf, PathBuf) {
+        let top = tempfile::tempdir().unwrap();
+        let (open, own, secret) = (
+            top.path().join("open"),
+            top.path().join("own"),
+            top.path().join("secret"),
+        );
+        for d in [&open, &own, &secret] {
+            std::fs::create_dir(d).unwrap();
+            std::fs::write(d.join("f"), "words").unwrap();
+        }
+        (top, open, own, secret)
+    }
+
+    #[test]
+    fn a_jailed_program_reads_and_writes_only_what_its_policy_names() {
+        if abi() < 1 {
+            eprintln!("skipped: this kernel has no Landlock");
+            return;
+        }
+        let (_top, open, own, secret) = folders();
+        let (code, text) = jailed(
+            &format!(
+                "cat {0}/f && echo new > {1}/g && cat {1}/g",
+                open.display(),
+                own.display()
+            ),
+            &open,
+            &own,
+            false,
+        );
+        assert_eq!((code, text.as_str()), (0, "wordsnew\n"));
+        let (code, _) = jailed(&format!("cat {}/f", secret.display()), &open, &own, false);
+        assert_ne!(code, 0, "read a folder outside the policy");
+        let (code, _) = jailed(
+            &format!("echo x > {}/f", open.display()),
+            &open,
+            &own,
+            false,
+        );
+        assert_ne!(code, 0, "wrote into a read-only folder");
+        assert_eq!(std::fs::read_to_string(open.join("f")).unwrap(), "words");
+        let (code, _) = jailed("cat /proc/1/cmdline", &open, &own, false);
+        assert_ne!(code, 0, "read /proc");
+    }
+
+    #[test]
+    fn a_jailed_program_cannot_signal_outside_its_domain() {
+        if abi() < 6 {
+            eprintln!("skipped: this kernel has no Landlock signal scoping");
+            return;
+        }
+        let (_top, open, own, _) = folders();
+        // Its parent is this test: kill -0 only asks whether signalling works.
+        let (code, text) = jailed("kill -0 $PPID && echo reached", &open, &own, false);
+        assert_ne!(code, 0, "{text}");
+        assert!(!text.contains("reached"));
+        let (code, _) = jailed("kill -0 $$ && echo self", &open, &own, false);
+        assert_eq!(code, 0);
+    }
+
+    #[test]
+    fn a_jailed_program_starts_no_process_but_keeps_its_threads() {
+        let (_top, open, own, _) = folders();
+        let (code, text) = jailed("/bin/true && echo forked", &open, &own, true);
+        assert_ne!(code, 0);
+        assert!(!text.contains("forked"), "{text}");
+        // Without the filter the same line runs: the test can tell.
+        let (code, text) = jailed("/bin/true && echo forked", &open, &own, false);
+        assert_eq!((code, text.trim()), (0, "forked"));
+    }
+
+    #[test]
+    fn a_file_past_the_size_limit_stops_the_writer() {
+        let (_top, open, own, _) = folders();
+        let (code, _) = jailed(
+            &format!("yes | head -c 2000000 > {}/big", own.display()),
+            &open,
+            &own,
+            false,
+        );
+        // head was killed by SIGXFSZ (25): sh says 128 + 25.
+        assert_eq!(code, 128 + libc::SIGXFSZ);
+        assert_eq!(std::fs::metadata(own.join("big")).unwrap().len(), 1 << 20);
+    }
 
     #[test]
     fn each_missing_protection_is_named_with_the_linux_release_that_brings_it() {

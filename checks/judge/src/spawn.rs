@@ -389,6 +389,33 @@ mod tests {
     }
 
     #[test]
+    fn a_descendant_in_a_session_of_its_own_is_killed_when_its_runner_ends() {
+        become_subreaper();
+        let dir = tempfile::tempdir().unwrap();
+        let pid_file = dir.path().join("pid");
+        let mut cmd = Command::new("sh");
+        // The grandchild leaves the process group and the session, then
+        // outlives its parent: only the subreaper can still reach it.
+        cmd.args([
+            "-c",
+            &format!(
+                "setsid sh -c 'echo $$ > {}; exec sleep 30' & sleep 0.3",
+                pid_file.display()
+            ),
+        ]);
+        let (exit, _) = supervise(&mut cmd, dir.path(), "o", watch(5_000), None, || false).unwrap();
+        assert_eq!(exit, Exit::Success);
+        let pid: i32 = std::fs::read_to_string(&pid_file)
+            .unwrap()
+            .trim()
+            .parse()
+            .unwrap();
+        // SAFETY: kill with signal 0 only asks whether the process exists.
+        let alive = unsafe { libc::kill(pid, 0) } == 0;
+        assert!(!alive, "process {pid} outlived its runner");
+    }
+
+    #[test]
     fn a_flood_is_cut_at_the_cap() {
         let dir = tempfile::tempdir().unwrap();
         let mut cmd = Command::new("sh");
