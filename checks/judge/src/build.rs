@@ -18,7 +18,7 @@ use std::time::Duration;
 
 /// Longest the kit's own part of a build may take: the dependencies of a
 /// cold target, built before any learner code.
-const WARM_LIMIT: Duration = Duration::from_secs(600);
+pub const WARM_LIMIT: Duration = Duration::from_secs(600);
 
 /// Longest a build of learner code may take (`--build-timeout`); past it the
 /// learner's code "did not compile in time" (a constant evaluation that

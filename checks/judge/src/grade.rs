@@ -17,7 +17,8 @@ use crate::suites::{self, STEPS};
 use crate::verdict::ClauseVerdict;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::time::Instant;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 #[derive(Debug, Clone)]
 pub struct GradeArgs {
@@ -194,6 +195,49 @@ fn not_built_steps(weights: &BTreeMap<String, u32>, seed: u64) -> Vec<StepReport
         .collect()
 }
 
+/// The report of a submission whose grading could not finish: "error —
+/// needs review", with the reason. Its core steps count as not built; it
+/// scores nothing until a person has looked.
+fn needs_review(
+    sub: &Submission,
+    reason: &str,
+    weights: &BTreeMap<String, u32>,
+    seed: u64,
+) -> SubmissionReport {
+    let mut steps = not_built_steps(weights, seed);
+    for (step, _) in suites::ADVANCED {
+        steps.push(step_report(
+            &StepResult::unavailable(step, seed, ClauseVerdict::NotAttempted),
+            weights[step],
+            &Limits::default(),
+        ));
+    }
+    SubmissionReport {
+        name: sub.name.clone(),
+        build: Build::Error,
+        build_errors: None,
+        review: Some(report::capped(reason, report::MESSAGE_CAP)),
+        score: 0,
+        max_score: STEPS.iter().map(|(s, _)| weights[*s]).sum(),
+        bonus: 0,
+        advanced_build: AdvancedBuild::Absent,
+        advanced_build_errors: None,
+        steps,
+        seconds: 0.0,
+        printed_bytes: 0,
+    }
+}
+
+/// `text` with the kit's own location replaced by `<kit>`: a student's
+/// report never shows where the kit (and its other slots) live.
+fn scrub(text: &str, root: &Path) -> String {
+    let root = root.display().to_string();
+    if root.len() < 2 {
+        return text.to_string();
+    }
+    text.replace(&root, "<kit>")
+}
+
 fn grade_one(
     root: &Path,
     slot: &str,
@@ -254,12 +298,20 @@ fn grade_one(
         build::Advanced::Absent | build::Advanced::NotAsked => (AdvancedBuild::Absent, None),
     };
     drop(runners);
+    for clause in steps.iter_mut().flat_map(|s| s.clauses.iter_mut()) {
+        if let Some(m) = &clause.message {
+            clause.message = Some(scrub(m, root));
+        }
+    }
+    let build_errors = build_errors.map(|e| scrub(&e, root));
+    let advanced_build_errors = advanced_build_errors.map(|e| scrub(&e, root));
     let score = steps.iter().filter(|s| !s.bonus).map(|s| s.score).sum();
     let bonus = steps.iter().filter(|s| s.bonus).map(|s| s.score).sum();
     Ok(SubmissionReport {
         name: sub.name.clone(),
         build,
         build_errors,
+        review: None,
         score,
         max_score,
         bonus,
@@ -317,6 +369,7 @@ fn print_row(s: &SubmissionReport) {
     let build = match s.build {
         Build::Ok => "built",
         Build::Failed => "DOES NOT COMPILE",
+        Build::Error => "ERROR, NEEDS REVIEW",
     };
     let bonus = match s.advanced_build {
         AdvancedBuild::Absent => String::new(),
@@ -349,9 +402,11 @@ pub fn grade_class(
         "grade",
         jobs,
         submissions,
-        |j, sub: Submission| grade_one(root, &format!("grade-{j}"), &sub, seed, limits, weights),
-        |result| {
-            let report = result?;
+        |j, sub: Submission| {
+            grade_one(root, &format!("grade-{j}"), &sub, seed, limits, weights)
+                .unwrap_or_else(|why| needs_review(&sub, &scrub(&why, root), weights, seed))
+        },
+        |report| {
             on_done(&report)?;
             reports.push(report);
             Ok(())
@@ -397,9 +452,18 @@ pub fn run(root: &Path, args: &GradeArgs) -> u8 {
     let started = Instant::now();
     let seed_text = seed.to_string();
     let out = args.out.clone();
+    // The watchdog: past its bound, whatever has not finished is "needs
+    // review" and the summary is written all the same.
+    let done: Arc<Mutex<Vec<SubmissionReport>>> = Arc::default();
+    let bound = watchdog_bound(&args.limits, mine.len(), args.jobs);
+    watchdog(bound, &mine, Arc::clone(&done), &args.out, seed, &weights);
     let on_done = |report: &SubmissionReport| {
         print_row(report);
-        write_submission(&out, report, &seed_text).map_err(|e| e.to_string())
+        write_submission(&out, report, &seed_text).map_err(|e| e.to_string())?;
+        if let Ok(mut d) = done.lock() {
+            d.push(report.clone());
+        }
+        Ok(())
     };
     let reports = match grade_class(root, mine, seed, args.jobs, args.limits, &weights, on_done) {
         Ok(r) => r,
@@ -429,7 +493,72 @@ pub fn run(root: &Path, args: &GradeArgs) -> u8 {
         args.out.display()
     );
     println!("grading seed {seed} — rerun exactly with: {rerun}");
-    status::PASSED
+    review_status(&class.submissions)
+}
+
+/// PASSED, or NEEDS_REVIEW (with a line naming them) when some submissions
+/// could not be graded to the end.
+fn review_status(submissions: &[SubmissionReport]) -> u8 {
+    let review: Vec<&str> = submissions
+        .iter()
+        .filter(|s| s.build == Build::Error)
+        .map(|s| s.name.as_str())
+        .collect();
+    if review.is_empty() {
+        return status::PASSED;
+    }
+    eprintln!(
+        "lab: {}",
+        tr("grade.needs_review", &[("names", &review.join(", "))])
+    );
+    status::NEEDS_REVIEW
+}
+
+/// How long a whole grade may take: every submission at its worst (the
+/// kit's warm-up build, the learner's build, every suite at its limit),
+/// `jobs` at a time, and a minute to spare.
+fn watchdog_bound(limits: &Limits, count: usize, jobs: usize) -> Duration {
+    let suites = suites::all_steps().count() as u32;
+    let one = build::WARM_LIMIT + limits.build * 2 + limits.suite * suites;
+    one * count.div_ceil(jobs.max(1)).max(1) as u32 + Duration::from_secs(60)
+}
+
+/// Starts the watchdog thread: if grading is still running after `bound`,
+/// it writes the summary with every finished report and the rest marked
+/// "needs review", kills every runner and build, and ends the judge with
+/// NEEDS_REVIEW.
+fn watchdog(
+    bound: Duration,
+    all: &[Submission],
+    done: Arc<Mutex<Vec<SubmissionReport>>>,
+    out: &Path,
+    seed: u64,
+    weights: &BTreeMap<String, u32>,
+) {
+    let (all, out, weights) = (all.to_vec(), out.to_path_buf(), weights.clone());
+    let _ = std::thread::Builder::new()
+        .name("grade-watchdog".into())
+        .spawn(move || {
+            std::thread::sleep(bound);
+            let mut reports = done.lock().map(|d| d.clone()).unwrap_or_default();
+            let why = tr("grade.watchdog", &[("secs", &bound.as_secs())]);
+            for sub in &all {
+                if !reports.iter().any(|r| r.name == sub.name) {
+                    let report = needs_review(sub, &why, &weights, seed);
+                    let _ = write_submission(&out, &report, &seed.to_string());
+                    reports.push(report);
+                }
+            }
+            reports.sort_by(|a, b| a.name.cmp(&b.name));
+            let class = ClassReport {
+                schema: report::GRADE_SCHEMA.into(),
+                seed: seed.to_string(),
+                submissions: reports,
+            };
+            let _ = write_summaries(&out, &report::summary::summary_of(&class));
+            crate::spawn::kill_all();
+            std::process::exit(review_status(&class.submissions).into());
+        });
 }
 
 fn merge(args: &GradeArgs) -> u8 {
@@ -538,6 +667,55 @@ mod tests {
         }
         seen.sort();
         assert_eq!(seen, names);
+    }
+
+    #[test]
+    fn a_submission_that_needs_review_says_so_in_every_format_and_scores_nothing() {
+        let weights = weights(Path::new("/nonexistent")).unwrap();
+        let sub = &subs(&["mallory"])[0];
+        let r = needs_review(sub, "the runner reported a fault of the kit", &weights, 7);
+        assert_eq!((r.build, r.score, r.max_score), (Build::Error, 0, 8));
+        assert!(r.steps.iter().all(|s| !s.passed));
+        let summary =
+            report::summary::summary_json_from(&report::summary::summary_of(&ClassReport {
+                schema: report::GRADE_SCHEMA.into(),
+                seed: "7".into(),
+                submissions: vec![r.clone()],
+            }));
+        assert!(summary.contains("\"build\": \"error\""), "{summary}");
+        let junit = report::junit::junit_xml(&r, "7");
+        assert!(junit.contains("needs review") && junit.contains("fault of the kit"));
+        let exercism: serde_json::Value =
+            serde_json::from_str(&report::exercism::results_json(&r)).unwrap();
+        assert_eq!(exercism["status"], "error");
+        assert!(exercism["message"]
+            .as_str()
+            .unwrap()
+            .contains("fault of the kit"));
+        let gradescope = report::gradescope::results_json(&r, "7");
+        assert!(gradescope.contains("needs review") && gradescope.contains("fault of the kit"));
+        assert_eq!(review_status(&[r]), status::NEEDS_REVIEW);
+    }
+
+    #[test]
+    fn a_report_never_shows_where_the_kit_lives() {
+        let root = Path::new("/home/teacher/retry-lab");
+        let text = "panicked: /home/teacher/retry-lab/target/lab-slots-2/grade-1/kit/student";
+        assert_eq!(
+            scrub(text, root),
+            "panicked: <kit>/target/lab-slots-2/grade-1/kit/student"
+        );
+    }
+
+    #[test]
+    fn the_watchdog_allows_every_submission_its_worst_case() {
+        let limits = Limits::default();
+        let one = watchdog_bound(&limits, 1, 2);
+        assert!(one > build::WARM_LIMIT + limits.build + limits.suite * 13);
+        assert_eq!(
+            watchdog_bound(&limits, 4, 2),
+            (one - Duration::from_secs(60)) * 2 + Duration::from_secs(60)
+        );
     }
 
     #[test]

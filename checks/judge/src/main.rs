@@ -45,6 +45,8 @@ pub mod status {
     pub const USAGE: u8 = 2;
     pub const DOES_NOT_COMPILE: u8 = 3;
     pub const KIT_ERROR: u8 = 4;
+    /// grade: every submission was graded, but some need a person's review.
+    pub const NEEDS_REVIEW: u8 = 5;
 }
 
 /// With LAB_TIMING set, says on stderr how long a phase took (for bench work).

@@ -102,6 +102,21 @@ extern "C" fn on_stop_signal(signal: libc::c_int) {
     }
 }
 
+/// Kills every live child's process group and every orphan (the
+/// watchdog's way out).
+pub fn kill_all() {
+    for slot in &LIVE_GROUPS {
+        let pgid = slot.swap(0, Ordering::SeqCst);
+        if pgid > 0 {
+            // SAFETY: kill(2) on a process group this judge started.
+            unsafe {
+                libc::kill(-pgid, libc::SIGKILL);
+            }
+        }
+    }
+    reap_orphans();
+}
+
 /// Installs the Ctrl-C / SIGTERM / SIGHUP handler that kills live groups.
 pub fn kill_children_on_stop() {
     let handler = on_stop_signal as extern "C" fn(libc::c_int) as libc::sighandler_t;

@@ -46,6 +46,18 @@ pub fn results_json(s: &SubmissionReport) -> String {
             )),
             tests: Vec::new(),
         },
+        Build::Error => Results {
+            version: 3,
+            status: "error",
+            message: Some(capped(
+                &format!(
+                    "error, needs review: {}",
+                    s.review.as_deref().unwrap_or("grading could not finish")
+                ),
+                MESSAGE_CAP,
+            )),
+            tests: Vec::new(),
+        },
         Build::Ok => Results {
             version: 3,
             status: if s.steps.iter().all(|step| step.passed) {

@@ -109,6 +109,11 @@ fn overview(s: &SubmissionReport, seed: &str) -> String {
                      The compiler's first errors:\n";
             text += s.build_errors.as_deref().unwrap_or("(none recorded)");
         }
+        Build::Error => {
+            text += "Error, needs review: grading could not finish for this submission, \
+                     and an instructor will look at it. Reason: ";
+            text += s.review.as_deref().unwrap_or("(none recorded)");
+        }
     }
     capped(&text, MESSAGE_CAP)
 }

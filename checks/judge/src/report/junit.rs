@@ -18,7 +18,7 @@
 //! other than tab, newline and carriage return; U+FFFE, U+FFFF) become U+FFFD.
 //! Messages are capped again with [`capped`] before escaping.
 
-use super::{capped, ClauseStatus, StepReport, SubmissionReport, MESSAGE_CAP};
+use super::{capped, Build, ClauseStatus, StepReport, SubmissionReport, MESSAGE_CAP};
 use std::fmt::Write as _;
 
 /// What a non-passing test case carries.
@@ -166,6 +166,12 @@ fn problem(
             kind: "not-attempted",
             message: "not attempted (advanced bonus step)".to_string(),
             body: String::new(),
+        }),
+        ClauseStatus::NotBuilt if s.build == Build::Error => Some(Problem {
+            element: "error",
+            kind: "review",
+            message: "error, needs review".to_string(),
+            body: capped(s.review.as_deref().unwrap_or(""), MESSAGE_CAP),
         }),
         ClauseStatus::NotBuilt => {
             let errors = s

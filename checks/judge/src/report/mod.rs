@@ -31,6 +31,10 @@ pub struct ClassReport {
 pub enum Build {
     Ok,
     Failed,
+    /// Grading could not finish for this submission (its runner reported a
+    /// fault of the kit, or stopped the judge's work): "error — needs
+    /// review", with the reason in `review`. Never the class's failure.
+    Error,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -69,6 +73,9 @@ pub struct SubmissionReport {
     /// The compiler's first errors when `build` is `failed`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub build_errors: Option<String>,
+    /// Why a person must look at this submission, when `build` is `error`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub review: Option<String>,
     /// Points of the core steps 01–08 that pass.
     pub score: u32,
     /// Points of the core steps 01–08.

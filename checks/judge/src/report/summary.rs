@@ -258,6 +258,7 @@ fn build_word(build: Build) -> &'static str {
     match build {
         Build::Ok => "ok",
         Build::Failed => "failed",
+        Build::Error => "error",
     }
 }
 

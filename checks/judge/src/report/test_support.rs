@@ -96,6 +96,7 @@ pub fn class() -> ClassReport {
                 name: "alice".to_string(),
                 build: Build::Ok,
                 build_errors: None,
+                review: None,
                 score: 30,
                 max_score: 30,
                 steps: vec![
@@ -114,6 +115,7 @@ pub fn class() -> ClassReport {
                 name: BOB.to_string(),
                 build: Build::Ok,
                 build_errors: None,
+                review: None,
                 score: 10,
                 max_score: 30,
                 steps: vec![
@@ -132,6 +134,7 @@ pub fn class() -> ClassReport {
                 name: "carol".to_string(),
                 build: Build::Failed,
                 build_errors: Some(COMPILER_ERRORS.to_string()),
+                review: None,
                 score: 0,
                 max_score: 30,
                 steps: vec![
