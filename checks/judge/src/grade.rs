@@ -228,14 +228,19 @@ fn needs_review(
     }
 }
 
-/// `text` with the kit's own location replaced by `<kit>`: a student's
-/// report never shows where the kit (and its other slots) live.
+/// `text` with the kit's own location replaced by `<kit>` and its target
+/// folder (which may live elsewhere) by `<target>`: a student's report
+/// never shows where the kit and its slots live.
 fn scrub(text: &str, root: &Path) -> String {
+    let target = build::target_dir(root).display().to_string();
     let root = root.display().to_string();
-    if root.len() < 2 {
-        return text.to_string();
+    let mut text = text.to_string();
+    for (place, name) in [(target, "<target>"), (root, "<kit>")] {
+        if place.len() > 1 {
+            text = text.replace(&place, name);
+        }
     }
-    text.replace(&root, "<kit>")
+    text
 }
 
 fn grade_one(
@@ -700,11 +705,12 @@ mod tests {
     #[test]
     fn a_report_never_shows_where_the_kit_lives() {
         let root = Path::new("/home/teacher/retry-lab");
-        let text = "panicked: /home/teacher/retry-lab/target/lab-slots-2/grade-1/kit/student";
-        assert_eq!(
-            scrub(text, root),
-            "panicked: <kit>/target/lab-slots-2/grade-1/kit/student"
-        );
+        let text = "panicked: /home/teacher/retry-lab/src and /home/teacher/retry-lab/target/x";
+        let want = match std::env::var_os("CARGO_TARGET_DIR") {
+            None => "panicked: <kit>/src and <target>/x",
+            Some(_) => "panicked: <kit>/src and <kit>/target/x",
+        };
+        assert_eq!(scrub(text, root), want);
     }
 
     #[test]

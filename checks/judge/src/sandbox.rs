@@ -283,65 +283,101 @@ fn build_ruleset(policy: &Policy) -> Result<Option<OwnedFd>, landlock::RulesetEr
     Ok(ruleset.into())
 }
 
-/// A seccomp program that answers EPERM to every way of starting a new
-/// process (fork, vfork, clone without CLONE_THREAD) and ENOSYS to clone3,
-/// whose flags it cannot see (the C library then falls back to clone for
-/// threads). System calls of another architecture's ABI are refused.
+/// A seccomp program for runners. It answers EPERM to every way of
+/// starting a new process (fork, vfork, clone without CLONE_THREAD) and to
+/// changing a file's times, mode, owner or extended attributes (which
+/// Landlock does not govern: a runner could otherwise date a slot's cargo
+/// fingerprints into the future, or take the execute bit off the judge),
+/// and ENOSYS to clone3, whose flags it cannot see (the C library then
+/// falls back to clone for threads). System calls of another ABI are refused.
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 fn no_fork_filter() -> Vec<libc::sock_filter> {
+    use libc::*;
     const ARCH: u32 = if cfg!(target_arch = "x86_64") {
         0xC000_003E // AUDIT_ARCH_X86_64
     } else {
         0xC000_00B7 // AUDIT_ARCH_AARCH64
     };
-    let stmt = |code: u32, k: u32| libc::sock_filter {
+    /// fchmodat2 has one number on every architecture (Linux 6.6).
+    const SYS_FCHMODAT2: c_long = 452;
+    #[cfg(target_arch = "x86_64")]
+    let refused: Vec<c_long> = vec![
+        SYS_fork,
+        SYS_vfork,
+        SYS_utime,
+        SYS_utimes,
+        SYS_futimesat,
+        SYS_utimensat,
+        SYS_chmod,
+        SYS_fchmod,
+        SYS_fchmodat,
+        SYS_FCHMODAT2,
+        SYS_chown,
+        SYS_fchown,
+        SYS_lchown,
+        SYS_fchownat,
+        SYS_setxattr,
+        SYS_lsetxattr,
+        SYS_fsetxattr,
+        SYS_removexattr,
+        SYS_lremovexattr,
+        SYS_fremovexattr,
+    ];
+    #[cfg(target_arch = "aarch64")]
+    let refused: Vec<c_long> = vec![
+        SYS_utimensat,
+        SYS_fchmod,
+        SYS_fchmodat,
+        SYS_FCHMODAT2,
+        SYS_fchown,
+        SYS_fchownat,
+        SYS_setxattr,
+        SYS_lsetxattr,
+        SYS_fsetxattr,
+        SYS_removexattr,
+        SYS_lremovexattr,
+        SYS_fremovexattr,
+    ];
+    let stmt = |code: u32, k: u32| sock_filter {
         code: code as u16,
         jt: 0,
         jf: 0,
         k,
     };
-    let jeq = |k: u32, jt: u8, jf: u8| libc::sock_filter {
-        code: (libc::BPF_JMP | libc::BPF_JEQ | libc::BPF_K) as u16,
+    let jump = |op: u32, k: u32, jt: u8, jf: u8| sock_filter {
+        code: (BPF_JMP | op | BPF_K) as u16,
         jt,
         jf,
         k,
     };
-    let load = |offset: u32| stmt(libc::BPF_LD | libc::BPF_W | libc::BPF_ABS, offset);
-    let ret = |k: u32| stmt(libc::BPF_RET | libc::BPF_K, k);
-    let errno = |e: i32| ret(libc::SECCOMP_RET_ERRNO | e as u32);
-    let allow = ret(libc::SECCOMP_RET_ALLOW);
+    let load = |offset: u32| stmt(BPF_LD | BPF_W | BPF_ABS, offset);
+    let errno = |e: i32| stmt(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | e as u32);
+    let allow = stmt(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
     // seccomp_data: nr at 0, arch at 4, args[0] at 16 (low half first).
-    #[cfg(target_arch = "x86_64")]
-    let forks = [libc::SYS_fork as u32, libc::SYS_vfork as u32];
-    #[cfg(target_arch = "aarch64")]
-    let forks = [u32::MAX, u32::MAX];
-    let jump = |op: u32, k: u32, jt: u8, jf: u8| libc::sock_filter {
-        code: (libc::BPF_JMP | op | libc::BPF_K) as u16,
-        jt,
-        jf,
-        k,
-    };
-    vec![
+    let mut program = vec![
         load(4),
-        jeq(ARCH, 1, 0),
-        errno(libc::ENOSYS),
+        jump(BPF_JEQ, ARCH, 1, 0),
+        errno(ENOSYS),
         load(0),
         // x32 system calls (bit 30) are another ABI.
-        jump(libc::BPF_JGE, 0x4000_0000, 0, 1),
-        errno(libc::ENOSYS),
-        jeq(forks[0], 0, 1),
-        errno(libc::EPERM),
-        jeq(forks[1], 0, 1),
-        errno(libc::EPERM),
-        jeq(libc::SYS_clone3 as u32, 0, 1),
-        errno(libc::ENOSYS),
-        jeq(libc::SYS_clone as u32, 1, 0),
+        jump(BPF_JGE, 0x4000_0000, 0, 1),
+        errno(ENOSYS),
+    ];
+    for nr in refused {
+        program.push(jump(BPF_JEQ, nr as u32, 0, 1));
+        program.push(errno(EPERM));
+    }
+    program.extend([
+        jump(BPF_JEQ, SYS_clone3 as u32, 0, 1),
+        errno(ENOSYS),
+        jump(BPF_JEQ, SYS_clone as u32, 1, 0),
         allow,
         load(16),
-        jump(libc::BPF_JSET, libc::CLONE_THREAD as u32, 0, 1),
+        jump(BPF_JSET, CLONE_THREAD as u32, 0, 1),
         allow,
-        errno(libc::EPERM),
-    ]
+        errno(EPERM),
+    ]);
+    program
 }
 
 #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
@@ -574,6 +610,33 @@ mod tests {
         // Without the filter the same line runs: the test can tell.
         let (code, text) = jailed("/bin/true && echo forked", &open, &own, false);
         assert_eq!((code, text.trim()), (0, "forked"));
+    }
+
+    #[test]
+    fn a_jailed_runner_cannot_change_the_times_or_mode_of_a_file_it_may_not_write() {
+        let (_top, open, own, _) = folders();
+        let f = open.join("f");
+        let meta = || std::fs::metadata(&f).unwrap();
+        let before = meta();
+        // `exec`: the shell becomes the tool, no new process is needed.
+        for script in [
+            format!("exec touch -d 2099-01-01 {}", f.display()),
+            format!("exec chmod 000 {}", f.display()),
+        ] {
+            let (code, text) = jailed(&script, &open, &own, true);
+            assert_ne!(code, 0, "{script}: {text}");
+        }
+        assert_eq!(before.modified().unwrap(), meta().modified().unwrap());
+        assert_eq!(before.permissions(), meta().permissions());
+        // Landlock alone lets both through: the filter is what stops them.
+        let (code, text) = jailed(
+            &format!("exec touch -d 2099-01-01 {}", f.display()),
+            &open,
+            &own,
+            false,
+        );
+        assert_eq!(code, 0, "{text}");
+        assert_ne!(before.modified().unwrap(), meta().modified().unwrap());
     }
 
     #[test]

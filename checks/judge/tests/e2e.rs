@@ -769,3 +769,217 @@ fn the_advanced_track_is_opt_in_and_its_file_never_breaks_the_core() {
     );
     assert!(r.stdout.contains("could not run"), "{}", r.stdout);
 }
+
+/// Every file below `dir` (not following links) with its bytes.
+fn tree(dir: &Path) -> std::collections::BTreeMap<PathBuf, Vec<u8>> {
+    let mut out = std::collections::BTreeMap::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for entry in std::fs::read_dir(&d).unwrap().flatten() {
+            let kind = entry.file_type().unwrap();
+            if kind.is_dir() {
+                stack.push(entry.path());
+            } else if kind.is_file() {
+                out.insert(entry.path(), std::fs::read(entry.path()).unwrap());
+            } else {
+                let link = std::fs::read_link(entry.path()).unwrap();
+                out.insert(entry.path(), link.into_os_string().into_encoded_bytes());
+            }
+        }
+    }
+    out
+}
+
+/// Processes whose program lives below `dir` (runners of a slot).
+fn processes_below(dir: &Path) -> Vec<String> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        if let Ok(exe) = std::fs::read_link(entry.path().join("exe")) {
+            if exe.starts_with(dir) {
+                out.push(format!("{:?} {}", entry.file_name(), exe.display()));
+            }
+        }
+    }
+    out
+}
+
+/// A submission's result.json without the figures that vary from run to run.
+fn result_without_timing(out: &Path, name: &str) -> serde_json::Value {
+    let mut v = json(&out.join(name).join("result.json"));
+    if let Some(o) = v.as_object_mut() {
+        o.remove("seconds");
+        o.remove("name");
+        o.remove("seed");
+    }
+    v
+}
+
+/// The hostile class: one submission per attack (fixtures/hostile/, each
+/// headed by what it tries), graded beside an honest correct solution and
+/// an honest stub. The victims get exactly what they get alone, before and
+/// after; every attacker gets what fixtures/hostile/expected.json says its
+/// real code earns; the reports stay as written; no process is left; the
+/// kit, its judge binary and the slots' folders are untouched.
+#[test]
+fn a_hostile_class_changes_nothing_but_its_own_grades() {
+    let (kit, _serial) = kit();
+    let work = tempfile::tempdir().unwrap();
+    let class = work.path().join("class");
+    let hostile = kit_root().join("fixtures/hostile");
+    let expected = json(&hostile.join("expected.json"));
+    let expected = expected.as_object().unwrap();
+    for name in expected.keys() {
+        let from = hostile.join(name).join("src/lib.rs");
+        let to = class.join(name).join("src");
+        std::fs::create_dir_all(&to).unwrap();
+        if name == "symlink-lib" {
+            // Pointing at the answers of the kit that grades it.
+            std::os::unix::fs::symlink(kit.path().join("solutions/src/lib.rs"), to.join("lib.rs"))
+                .unwrap();
+        } else {
+            std::fs::copy(&from, to.join("lib.rs")).unwrap_or_else(|e| panic!("{name}: {e}"));
+        }
+    }
+    // Compile-time attacks by absolute path: a student may know where the kit lives.
+    let stub = std::fs::read_to_string(kit.path().join("fixtures/pristine/lib.rs")).unwrap();
+    for (name, file) in [
+        ("absolute-path-solutions", "solutions/src/lib.rs"),
+        ("absolute-path-judge", "checks/judge/src/oracle.rs"),
+    ] {
+        let dir = class.join(name).join("src");
+        std::fs::create_dir_all(&dir).unwrap();
+        let text = format!(
+            "#[path = {:?}]\n#[allow(dead_code)]\nmod stolen;\n{stub}",
+            kit.path().join(file).display().to_string()
+        );
+        std::fs::write(dir.join("lib.rs"), text).unwrap();
+    }
+    let target = kit_root().join("target/e2e");
+    let judge = target.join("debug/lab-judge");
+    let slots = target.join("lab-slots-2");
+    let victims = ["honest-perfect", "honest-stub"];
+    let grade = |out: &Path, names: &[&str], limit: Duration| {
+        let out = out.display().to_string();
+        let mut args: Vec<String> = [
+            "grade",
+            "--jobs",
+            "2",
+            "--seed",
+            "11",
+            "--build-timeout",
+            "30",
+            "--out",
+            &out,
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        args.extend(names.iter().map(|n| class.join(n).display().to_string()));
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        run(kit.path(), "lab.sh", &args, limit)
+    };
+    let alone = work.path().join("alone");
+    let r = grade(&alone, &victims, BUILD);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    let judge_before = std::fs::read(&judge).unwrap();
+    let kit_before = tree(kit.path());
+    let class_before = tree(&class);
+
+    let out = work.path().join("out");
+    let mut all: Vec<&str> = expected.keys().map(String::as_str).collect();
+    all.extend(["absolute-path-solutions", "absolute-path-judge"]);
+    let t = Instant::now();
+    let r = grade(&out, &all, BUILD);
+    let took = t.elapsed();
+    assert_eq!(
+        r.code, 5,
+        "some attackers need review: {}{}",
+        r.stdout, r.stderr
+    );
+    assert!(took < Duration::from_secs(480), "the class took {took:?}");
+    let summary = json(&out.join("summary.json"));
+    let rows = summary["submissions"].as_array().unwrap();
+    assert_eq!(rows.len(), all.len(), "{summary}");
+    for row in rows {
+        let name = row["name"].as_str().unwrap();
+        let passed: Vec<&str> = row["steps"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|s| s["passed"] == true)
+            .map(|s| s["step"].as_str().unwrap())
+            .collect();
+        let (build, wanted): (&str, Vec<&str>) = match expected.get(name) {
+            Some(e) => (
+                e["build"].as_str().unwrap(),
+                e["steps_passed"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|s| s.as_str().unwrap())
+                    .collect(),
+            ),
+            None => ("failed", Vec::new()), // the absolute-path attackers
+        };
+        assert_eq!(row["build"], build, "{name}: {row}");
+        assert_eq!(passed, wanted, "{name}: {row}");
+    }
+    for v in victims {
+        assert_eq!(
+            result_without_timing(&out, v),
+            result_without_timing(&alone, v),
+            "{v}"
+        );
+    }
+    // What a student sees names no place of the kit, and no classmate.
+    let kit_path = kit.path().display().to_string();
+    for name in &all {
+        for file in [
+            "result.json",
+            "junit.xml",
+            "gradescope/results.json",
+            "exercism/results.json",
+        ] {
+            let text = std::fs::read_to_string(out.join(name).join(file)).unwrap();
+            for secret in [
+                kit_path.as_str(),
+                &target.display().to_string(),
+                "honest-perfect",
+                "honest-stub",
+            ] {
+                if *name != secret {
+                    assert!(!text.contains(secret), "{name}/{file} shows {secret:?}");
+                }
+            }
+            assert!(
+                !text.contains("--seed 11 --build-timeout"),
+                "{name}/{file} shows the judge's command line"
+            );
+        }
+    }
+    // Ten seconds later: the reports are as written, nothing is left running.
+    let reports = tree(&out);
+    std::thread::sleep(Duration::from_secs(10));
+    assert!(reports == tree(&out), "a report changed after grade exited");
+    assert_eq!(processes_below(&slots), Vec::<String>::new());
+    assert!(
+        std::fs::read(&judge).unwrap() == judge_before,
+        "the judge binary changed"
+    );
+    assert!(kit_before == tree(kit.path()), "the kit's files changed");
+    assert!(class_before == tree(&class), "the submissions changed");
+    for dir in [slots.clone(), slots.join("grade-0"), slots.join("grade-1")] {
+        assert!(!dir.join(".cargo").exists(), "{}", dir.display());
+    }
+    // And the victims, graded again in the same slots, get what they got alone.
+    let again = work.path().join("again");
+    let r = grade(&again, &victims, BUILD);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    for v in victims {
+        assert_eq!(
+            result_without_timing(&again, v),
+            result_without_timing(&alone, v),
+            "{v}"
+        );
+    }
+}
