@@ -8,7 +8,7 @@ use std::io;
 use std::path::Path;
 
 /// Paths (relative to the kit's root) that never go into a handout.
-pub const WITHHELD: [&str; 14] = [
+pub const WITHHELD: [&str; 15] = [
     ".git",
     ".lab",
     "target",
@@ -16,6 +16,7 @@ pub const WITHHELD: [&str; 14] = [
     "fixtures/mutants",
     "fixtures/alternatives",
     "fixtures/submissions",
+    "fixtures/hostile",
     "checks/judge/tests",
     "examples",
     "docs/MUTANTS.md",
@@ -108,6 +109,7 @@ mod tests {
             "fixtures/mutants",
             "fixtures/alternatives",
             "fixtures/submissions",
+            "fixtures/hostile",
             "checks/judge/tests",
         ] {
             assert!(!dir.join(w).exists(), "{w} leaked into the handout");

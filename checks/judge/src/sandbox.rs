@@ -62,10 +62,22 @@ pub fn enter(limits: &crate::session::Limits, strict: bool) -> Result<(), String
     Ok(())
 }
 
-/// The Landlock ABI version the kernel offers (0: none).
+/// The Landlock ABI version the kernel offers (0: none). The kit's own
+/// tests may lower it with LAB_PRETEND_LANDLOCK_ABI, to see how an older
+/// kernel is met; it can never raise it.
 pub fn abi() -> i32 {
     static ABI_VERSION: OnceLock<i32> = OnceLock::new();
     *ABI_VERSION.get_or_init(|| {
+        let pretend = std::env::var("LAB_PRETEND_LANDLOCK_ABI")
+            .ok()
+            .and_then(|v| v.parse::<i32>().ok())
+            .unwrap_or(i32::MAX);
+        kernel_abi().min(pretend)
+    })
+}
+
+fn kernel_abi() -> i32 {
+    {
         const LANDLOCK_CREATE_RULESET_VERSION: libc::c_long = 1;
         // SAFETY: landlock_create_ruleset(NULL, 0, VERSION) only returns a number.
         let v = unsafe {
@@ -77,7 +89,7 @@ pub fn abi() -> i32 {
             )
         };
         i32::try_from(v).unwrap_or(0).max(0)
-    })
+    }
 }
 
 /// A protection and the Landlock ABI (with the first Linux release) it needs.

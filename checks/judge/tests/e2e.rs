@@ -55,6 +55,11 @@ struct Run {
 
 /// Runs `bash <script> args…` in `dir`, killed if it outlives `limit`.
 fn run(dir: &Path, script: &str, args: &[&str], limit: Duration) -> Run {
+    run_env(dir, script, args, limit, &[])
+}
+
+/// `run` with more environment variables.
+fn run_env(dir: &Path, script: &str, args: &[&str], limit: Duration, env: &[(&str, &str)]) -> Run {
     let out = tempfile::tempdir().unwrap();
     let (o, e) = (out.path().join("o"), out.path().join("e"));
     let mut child = Command::new("bash")
@@ -64,6 +69,7 @@ fn run(dir: &Path, script: &str, args: &[&str], limit: Duration) -> Run {
         .env("CARGO_TARGET_DIR", kit_root().join("target/e2e"))
         .env("LAB_LANG", "en")
         .env_remove("LAB_ROOT")
+        .envs(env.iter().copied())
         .stdin(Stdio::null())
         .stdout(std::fs::File::create(&o).unwrap())
         .stderr(std::fs::File::create(&e).unwrap())
@@ -982,4 +988,56 @@ fn a_hostile_class_changes_nothing_but_its_own_grades() {
             "{v}"
         );
     }
+}
+
+#[test]
+fn an_older_kernel_is_named_check_goes_on_and_grade_refuses_unless_unsandboxed() {
+    let (kit, _serial) = kit();
+    let class = tempfile::tempdir().unwrap();
+    let sub = class.path().join("alice/src");
+    std::fs::create_dir_all(&sub).unwrap();
+    std::fs::copy(kit.path().join("solutions/src/lib.rs"), sub.join("lib.rs")).unwrap();
+    let alice = class.path().join("alice").display().to_string();
+    let out = class.path().join("out").display().to_string();
+    // A kernel with Landlock but without signal scoping (Linux 6.10).
+    let older = [("LAB_PRETEND_LANDLOCK_ABI", "5")];
+    let r = run_env(
+        kit.path(),
+        "lab.sh",
+        &["check", "01", "--subject", &alice],
+        BUILD,
+        &older,
+    );
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    let notes: Vec<&str> = r
+        .stderr
+        .lines()
+        .filter(|l| l.contains("signal scoping"))
+        .collect();
+    assert_eq!(notes.len(), 1, "{}", r.stderr);
+    let r = run_env(
+        kit.path(),
+        "lab.sh",
+        &["grade", "--out", &out, &alice],
+        BUILD,
+        &older,
+    );
+    assert_eq!(r.code, 2, "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stderr.contains("signal scoping") && r.stderr.contains("--unsandboxed"),
+        "{}",
+        r.stderr
+    );
+    assert!(!Path::new(&out).join("summary.json").exists());
+    let r = run_env(
+        kit.path(),
+        "lab.sh",
+        &["grade", "--unsandboxed", "--out", &out, &alice],
+        BUILD,
+        &older,
+    );
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    assert!(r.stderr.contains("--unsandboxed"), "{}", r.stderr);
+    let summary = json(&Path::new(&out).join("summary.json"));
+    assert_eq!(summary["submissions"][0]["score"], 8);
 }
