@@ -157,7 +157,7 @@ pub fn run(root: &Path, subject: Option<&Path>) -> u8 {
         &built.runner,
         logs.path(),
         Some(addr.port()),
-        crate::sandbox::runner_limits(1 << 20, 120),
+        crate::sandbox::runner_limits(120),
     ) {
         Ok(j) => j,
         Err(e) => {

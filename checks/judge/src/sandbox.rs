@@ -397,12 +397,18 @@ fn no_fork_filter() -> Vec<libc::sock_filter> {
     Vec::new()
 }
 
-/// Limits of a runner: `output_cap` bounds every file it writes (its
-/// stdout and stderr are files), `cpu` its CPU time.
-pub fn runner_limits(output_cap: u64, cpu_seconds: u64) -> Rlimits {
+/// Most bytes of any one file a runner writes: its outcomes file (a step's
+/// every check, one line each, when failures are pinned one by one, is a
+/// few MiB), its stdout and stderr (the judge stops a flood at the output
+/// cap long before), and anything learner code writes in its folder.
+const RUNNER_FILE_SIZE: u64 = 64 << 20;
+
+/// Limits of a runner: 2 GiB of address space, 64 MiB per file, `cpu`
+/// seconds of CPU time.
+pub fn runner_limits(cpu_seconds: u64) -> Rlimits {
     Rlimits {
         address_space: 2 << 30,
-        file_size: output_cap,
+        file_size: RUNNER_FILE_SIZE,
         cpu_seconds,
     }
 }

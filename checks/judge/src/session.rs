@@ -335,7 +335,7 @@ fn run_cases(
             runner,
             dir.path(),
             None,
-            crate::sandbox::runner_limits(limits.output_cap, limits.suite.as_secs() + 5),
+            crate::sandbox::runner_limits(limits.suite.as_secs() + 5),
         )?
         .env("LAB_RUNNER_TOKEN_FILE", &token_name);
         let watch = Watch {

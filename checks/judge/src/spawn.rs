@@ -27,8 +27,7 @@ pub enum Exit {
     CaseTimeLimit,
     /// The whole run's time ran out.
     OverallTimeLimit,
-    /// stdout and stderr together grew past the cap, or a file the child
-    /// wrote reached its file-size limit (SIGXFSZ).
+    /// stdout and stderr together grew past the cap.
     Flood,
 }
 
@@ -258,7 +257,6 @@ fn exit_of(status: std::process::ExitStatus) -> Exit {
     match (status.code(), status.signal()) {
         (Some(0), _) => Exit::Success,
         (Some(code), _) => Exit::Failure(code),
-        (None, Some(libc::SIGXFSZ)) => Exit::Flood,
         (None, Some(signal)) => Exit::Signalled(signal),
         (None, None) => Exit::Failure(-1),
     }
@@ -282,7 +280,14 @@ pub fn supervise(
     let exit = loop {
         if let Some(status) = child.try_wait()? {
             progress();
-            break exit_of(status);
+            // A stream that reached its file-size limit is a flood.
+            let flooded =
+                status.signal() == Some(libc::SIGXFSZ) && captured.bytes() > watch.output_cap;
+            break if flooded {
+                Exit::Flood
+            } else {
+                exit_of(status)
+            };
         }
         let now = clock.now();
         if progress() {
