@@ -937,6 +937,8 @@ fn a_hostile_class_changes_nothing_but_its_own_grades() {
             "{v}"
         );
     }
+    let big = std::fs::read_to_string(out.join("big-file/result.json")).unwrap();
+    assert!(big.contains("a file larger than the 64 MiB"), "{big}");
     // What a student sees names no place of the kit, and no classmate.
     let kit_path = kit.path().display().to_string();
     for name in &all {
