@@ -102,13 +102,16 @@ const FEATURES: [(&str, i32, &str); 3] = [
 /// The protections this kernel cannot give, each with the Linux release
 /// that brings it; empty when the jail is whole.
 pub fn missing() -> Vec<String> {
-    missing_at(abi())
+    missing_at(abi(), has_filter())
 }
 
-fn missing_at(abi: i32) -> Vec<String> {
+/// Without Landlock's signal scoping, the runners' seccomp filter (which
+/// lets a runner signal only itself) stands in for it: builds run no
+/// learner code that could send a signal.
+fn missing_at(abi: i32, filter: bool) -> Vec<String> {
     FEATURES
         .iter()
-        .filter(|(_, needs, _)| abi < *needs)
+        .filter(|(what, needs, _)| abi < *needs && !(filter && *what == "signal scoping"))
         .map(|(what, _, linux)| format!("{what} (Landlock, Linux {linux})"))
         .collect()
 }
@@ -144,13 +147,20 @@ pub struct Rlimits {
     pub cpu_seconds: u64,
 }
 
+/// A seccomp program and the place of the instruction that must hold the
+/// filtered process's own pid.
+pub struct Filter {
+    program: Vec<libc::sock_filter>,
+    pid_at: usize,
+}
+
 /// A prepared jail: the ruleset (already built), limits and environment.
 pub struct Jail {
     ruleset: Option<OwnedFd>,
     limits: Rlimits,
     env: Vec<(OsString, OsString)>,
     /// A seccomp filter that refuses new processes (threads stay allowed).
-    no_fork: Option<Vec<libc::sock_filter>>,
+    no_fork: Option<Filter>,
 }
 
 /// Folders every dynamically linked program needs to start.
@@ -181,7 +191,7 @@ impl Jail {
     /// where seccomp filters are known for this architecture.
     pub fn without_new_processes(mut self) -> Jail {
         let filter = no_fork_filter();
-        self.no_fork = (!filter.is_empty()).then_some(filter);
+        self.no_fork = (!filter.program.is_empty()).then_some(filter);
         self
     }
 
@@ -199,7 +209,7 @@ impl Jail {
         let Jail {
             ruleset,
             limits,
-            no_fork,
+            mut no_fork,
             ..
         } = self;
         // SAFETY: the closure only makes system calls (setrlimit, prctl,
@@ -228,10 +238,12 @@ impl Jail {
                         return Err(io::Error::last_os_error());
                     }
                 }
-                if let Some(filter) = &no_fork {
+                if let Some(filter) = &mut no_fork {
+                    // This child's copy of the program: no allocation.
+                    filter.program[filter.pid_at].k = libc::getpid() as u32;
                     let program = libc::sock_fprog {
-                        len: filter.len() as u16,
-                        filter: filter.as_ptr() as *mut libc::sock_filter,
+                        len: filter.program.len() as u16,
+                        filter: filter.program.as_mut_ptr(),
                     };
                     if libc::prctl(
                         libc::PR_SET_SECCOMP,
@@ -303,7 +315,7 @@ fn build_ruleset(policy: &Policy) -> Result<Option<OwnedFd>, landlock::RulesetEr
 /// and ENOSYS to clone3, whose flags it cannot see (the C library then
 /// falls back to clone for threads). System calls of another ABI are refused.
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-fn no_fork_filter() -> Vec<libc::sock_filter> {
+fn no_fork_filter() -> Filter {
     use libc::*;
     const ARCH: u32 = if cfg!(target_arch = "x86_64") {
         0xC000_003E // AUDIT_ARCH_X86_64
@@ -379,6 +391,25 @@ fn no_fork_filter() -> Vec<libc::sock_filter> {
         program.push(jump(BPF_JEQ, nr as u32, 0, 1));
         program.push(errno(EPERM));
     }
+    // Signals go only to the runner itself (its pid, or 0: its own group,
+    // which it leads), so the judge cannot be stopped or killed even where
+    // Landlock has no signal scoping. The jumps to that check are patched
+    // below, once its place is known.
+    let mut to_self = Vec::new();
+    for nr in [
+        SYS_kill,
+        SYS_tgkill,
+        SYS_rt_sigqueueinfo,
+        SYS_rt_tgsigqueueinfo,
+    ] {
+        program.push(jump(BPF_JEQ, nr as u32, 0, 1));
+        to_self.push(program.len());
+        program.push(stmt(BPF_JMP | BPF_JA, 0));
+    }
+    for nr in [SYS_tkill, SYS_pidfd_send_signal] {
+        program.push(jump(BPF_JEQ, nr as u32, 0, 1));
+        program.push(errno(EPERM));
+    }
     program.extend([
         jump(BPF_JEQ, SYS_clone3 as u32, 0, 1),
         errno(ENOSYS),
@@ -389,12 +420,35 @@ fn no_fork_filter() -> Vec<libc::sock_filter> {
         allow,
         errno(EPERM),
     ]);
-    program
+    let check = program.len();
+    for at in to_self {
+        program[at].k = (check - at - 1) as u32;
+    }
+    program.extend([
+        load(16),
+        // The runner's pid, written in by the child itself (see `apply`).
+        jump(BPF_JEQ, 0, 2, 0),
+        jump(BPF_JEQ, 0, 1, 0),
+        errno(EPERM),
+        allow,
+    ]);
+    Filter {
+        pid_at: check + 1,
+        program,
+    }
 }
 
 #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
-fn no_fork_filter() -> Vec<libc::sock_filter> {
-    Vec::new()
+fn no_fork_filter() -> Filter {
+    Filter {
+        program: Vec::new(),
+        pid_at: 0,
+    }
+}
+
+/// Whether this architecture has the runners' seccomp filter.
+pub fn has_filter() -> bool {
+    cfg!(any(target_arch = "x86_64", target_arch = "aarch64"))
 }
 
 /// Most bytes of any one file a runner writes: its outcomes file (a step's
@@ -620,6 +674,40 @@ mod tests {
     }
 
     #[test]
+    fn the_seccomp_filter_alone_lets_a_runner_signal_only_itself() {
+        use crate::spawn::{self, Exit, Watch};
+        // No Landlock here: only the filter, as on a kernel without scoping.
+        let run = |script: &str, filter: bool| {
+            let mut jail = Jail {
+                ruleset: None,
+                limits: limits(),
+                env: Vec::new(),
+                no_fork: None,
+            };
+            if filter {
+                jail = jail.without_new_processes();
+            }
+            let logs = tempfile::tempdir().unwrap();
+            let watch = Watch {
+                idle: std::time::Duration::from_secs(20),
+                deadline: std::time::Instant::now() + std::time::Duration::from_secs(20),
+                output_cap: 1 << 20,
+            };
+            let mut cmd = Command::new("/bin/sh");
+            cmd.args(["-c", script]);
+            spawn::supervise(&mut cmd, logs.path(), "k", watch, Some(jail), || false)
+                .unwrap()
+                .0
+        };
+        // `exec kill`: the shell becomes kill, so no new process is needed;
+        // $$ is then kill's own pid, $PPID this test.
+        assert_ne!(run("exec kill -0 $PPID", true), Exit::Success);
+        assert_eq!(run("exec kill -0 $$", true), Exit::Success);
+        // Without the filter the same signal goes through: the test can tell.
+        assert_eq!(run("exec kill -0 $PPID", false), Exit::Success);
+    }
+
+    #[test]
     fn a_jailed_program_starts_no_process_but_keeps_its_threads() {
         let (_top, open, own, _) = folders();
         let (code, text) = jailed("/bin/true && echo forked", &open, &own, true);
@@ -673,12 +761,19 @@ mod tests {
 
     #[test]
     fn each_missing_protection_is_named_with_the_linux_release_that_brings_it() {
-        assert_eq!(missing_at(0).len(), 3);
-        assert!(missing_at(0)[0].contains("filesystem") && missing_at(0)[0].contains("5.13"));
+        assert_eq!(missing_at(0, false).len(), 3);
+        let first = &missing_at(0, false)[0];
+        assert!(first.contains("filesystem") && first.contains("5.13"));
         assert_eq!(
-            missing_at(4),
+            missing_at(4, false),
             vec!["signal scoping (Landlock, Linux 6.12)".to_string()]
         );
-        assert!(missing_at(6).is_empty() && missing_at(7).is_empty());
+        // The runners' seccomp filter stands in for signal scoping.
+        assert!(missing_at(4, true).is_empty());
+        assert_eq!(
+            missing_at(3, true),
+            vec!["TCP rules (Landlock, Linux 6.7)".to_string()]
+        );
+        assert!(missing_at(6, false).is_empty() && missing_at(7, false).is_empty());
     }
 }

@@ -1001,8 +1001,8 @@ fn an_older_kernel_is_named_check_goes_on_and_grade_refuses_unless_unsandboxed()
     std::fs::copy(kit.path().join("solutions/src/lib.rs"), sub.join("lib.rs")).unwrap();
     let alice = class.path().join("alice").display().to_string();
     let out = class.path().join("out").display().to_string();
-    // A kernel with Landlock but without signal scoping (Linux 6.10).
-    let older = [("LAB_PRETEND_LANDLOCK_ABI", "5")];
+    // A kernel with Landlock but without its TCP rules (Linux 6.2).
+    let older = [("LAB_PRETEND_LANDLOCK_ABI", "3")];
     let r = run_env(
         kit.path(),
         "lab.sh",
@@ -1014,7 +1014,7 @@ fn an_older_kernel_is_named_check_goes_on_and_grade_refuses_unless_unsandboxed()
     let notes: Vec<&str> = r
         .stderr
         .lines()
-        .filter(|l| l.contains("signal scoping"))
+        .filter(|l| l.contains("TCP rules"))
         .collect();
     assert_eq!(notes.len(), 1, "{}", r.stderr);
     let r = run_env(
@@ -1026,7 +1026,7 @@ fn an_older_kernel_is_named_check_goes_on_and_grade_refuses_unless_unsandboxed()
     );
     assert_eq!(r.code, 2, "{}{}", r.stdout, r.stderr);
     assert!(
-        r.stderr.contains("signal scoping") && r.stderr.contains("--unsandboxed"),
+        r.stderr.contains("TCP rules") && r.stderr.contains("--unsandboxed"),
         "{}",
         r.stderr
     );
