@@ -251,24 +251,20 @@ fn cargo(
     }
     let tmp = target.join("lab-tmp");
     std::fs::create_dir_all(&tmp)?;
-    // A slot's Cargo.lock is the judge's copy, which cargo narrows to the
-    // slot's members; the kit's own is only read.
-    let in_slot = !dir.join("lab.sh").is_file();
-    let also: Vec<PathBuf> = in_slot
-        .then(|| dir.join("Cargo.lock"))
-        .into_iter()
-        .collect();
-    let jail = crate::sandbox::build(&sources(dir)?, target, &tmp, &also)?;
+    let (read, also) = sources(dir)?;
+    let jail = crate::sandbox::build(&read, target, &tmp, &also)?;
     let (exit, captured) = spawn::run_tool(&mut cmd, log_dir, "cargo-build", limit, Some(jail))?;
     Ok((exit, spawn::excerpt(&captured.stderr, 256 << 10)))
 }
 
-/// What a build in workspace `dir` may read of it: a slot whole (it holds
-/// nothing else); of the kit, its manifests and the crates a runner is
-/// built from — not `solutions/`, `fixtures/` or the judge.
-fn sources(dir: &Path) -> io::Result<Vec<PathBuf>> {
+/// What a build in workspace `dir` may read of it, and which of its files
+/// it may write. A slot: read whole (it holds nothing else), and its
+/// Cargo.lock, the judge's copy, which cargo narrows to the slot's members.
+/// The kit: its manifests and the crates a runner is built from — not
+/// `solutions/`, `fixtures/` or the judge — and nothing written.
+fn sources(dir: &Path) -> io::Result<(Vec<PathBuf>, Vec<PathBuf>)> {
     if !dir.join("lab.sh").is_file() {
-        return Ok(vec![dir.to_path_buf()]);
+        return Ok((vec![dir.to_path_buf()], vec![dir.join("Cargo.lock")]));
     }
     let manifest = std::fs::read_to_string(dir.join("Cargo.toml"))?;
     let mut out: Vec<PathBuf> = ["Cargo.toml", "Cargo.lock", ".cargo"]
@@ -281,7 +277,7 @@ fn sources(dir: &Path) -> io::Result<Vec<PathBuf>> {
     for crate_dir in RUNNER_CRATES.iter().chain(&["student"]) {
         out.push(dir.join(crate_dir));
     }
-    Ok(out)
+    Ok((out, Vec::new()))
 }
 
 /// The kit's crates a runner is built from, besides the learner's.

@@ -582,17 +582,10 @@ mod tests {
 
     /// Runs `script` in sh inside a jail that may read /bin, /usr and `read`,
     /// and write `write`; returns (exit code or -signal, stdout+stderr).
-    fn jailed(script: &str, read: &Path, write: &Path, no_fork: bool) -> (i32, String) {
-        use crate::spawn::{self, Exit, Watch};
-        let policy = Policy {
-            read: vec!["/bin".into(), "/usr".into(), read.to_path_buf()],
-            write: vec![write.to_path_buf()],
-            connect: Vec::new(),
-        };
-        let mut jail = Jail::new(&policy, limits(), Vec::new()).unwrap();
-        if no_fork {
-            jail = jail.without_new_processes();
-        }
+    /// Runs `script` in sh inside `jail`; returns how it ended and its
+    /// stdout followed by its stderr.
+    fn in_jail(script: &str, jail: Jail) -> (crate::spawn::Exit, String) {
+        use crate::spawn::{self, Watch};
         let logs = tempfile::tempdir().unwrap();
         let watch = Watch {
             idle: std::time::Duration::from_secs(20),
@@ -603,13 +596,28 @@ mod tests {
         cmd.args(["-c", script]);
         let (exit, captured) =
             spawn::supervise(&mut cmd, logs.path(), "t", watch, Some(jail), || false).unwrap();
-        let code = match exit {
-            Exit::Success => 0,
-            Exit::Failure(code) => code,
-            other => panic!("{other:?}"),
-        };
         let text = spawn::excerpt(&captured.stdout, 4096) + &captured.stderr_excerpt(4096);
-        (code, text)
+        (exit, text)
+    }
+
+    /// Runs `script` in a jail that may read /bin, /usr and `read`, and
+    /// write `write`; returns (exit code, stdout+stderr).
+    fn jailed(script: &str, read: &Path, write: &Path, no_fork: bool) -> (i32, String) {
+        use crate::spawn::Exit;
+        let policy = Policy {
+            read: vec!["/bin".into(), "/usr".into(), read.to_path_buf()],
+            write: vec![write.to_path_buf()],
+            connect: Vec::new(),
+        };
+        let mut jail = Jail::new(&policy, limits(), Vec::new()).unwrap();
+        if no_fork {
+            jail = jail.without_new_processes();
+        }
+        match in_jail(script, jail) {
+            (Exit::Success, text) => (0, text),
+            (Exit::Failure(code), text) => (code, text),
+            (other, text) => panic!("{other:?}: {text}"),
+        }
     }
 
     fn folders() -> (tempfile::TempDir, PathBuf, PathBuf, PathBuf) {
@@ -675,7 +683,7 @@ mod tests {
 
     #[test]
     fn the_seccomp_filter_alone_lets_a_runner_signal_only_itself() {
-        use crate::spawn::{self, Exit, Watch};
+        use crate::spawn::Exit;
         // No Landlock here: only the filter, as on a kernel without scoping.
         let run = |script: &str, filter: bool| {
             let mut jail = Jail {
@@ -687,17 +695,7 @@ mod tests {
             if filter {
                 jail = jail.without_new_processes();
             }
-            let logs = tempfile::tempdir().unwrap();
-            let watch = Watch {
-                idle: std::time::Duration::from_secs(20),
-                deadline: std::time::Instant::now() + std::time::Duration::from_secs(20),
-                output_cap: 1 << 20,
-            };
-            let mut cmd = Command::new("/bin/sh");
-            cmd.args(["-c", script]);
-            spawn::supervise(&mut cmd, logs.path(), "k", watch, Some(jail), || false)
-                .unwrap()
-                .0
+            in_jail(script, jail).0
         };
         // `exec kill`: the shell becomes kill, so no new process is needed;
         // $$ is then kill's own pid, $PPID this test.
