@@ -1,77 +1,7 @@
-//! lab-judge: the retry lab's checker. It never links learner code: it builds
-//! the runner, feeds it cases through files, and judges what comes back.
-//!
-//! Map: `cli` parses, `suites` (with `oracle` and fixtures/cases) says what to
-//! expect, `session` drives runners through `spawn` (the one place that starts
-//! processes), `verdict` judges, `render` and `catalog` word it, `console`
-//! prints it, `build` compiles runners, `grade` grades a class and `report`
-//! writes its machine formats, `handout` exports the learner's kit,
-//! `selftest` proves the checker.
+//! lab-judge: the retry lab's checker (see the library's documentation for
+//! its map). This binary sets up the process and hands over its arguments.
 
-mod bench;
-mod build;
-mod catalog;
-mod check;
-mod cli;
-mod console;
-mod evaluate;
-mod files;
-mod grade;
-mod handout;
-mod learner;
-mod live;
-mod oracle;
-mod pool;
-mod render;
-mod report;
-mod rng;
-mod sandbox;
-mod sections;
-mod selftest;
-mod session;
-mod shrink;
-mod spawn;
-mod state;
-mod suites;
-mod verdict;
-
-use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-
-/// Exit statuses, documented in the README.
-pub mod status {
-    pub const PASSED: u8 = 0;
-    pub const FAILED: u8 = 1;
-    pub const USAGE: u8 = 2;
-    pub const DOES_NOT_COMPILE: u8 = 3;
-    pub const KIT_ERROR: u8 = 4;
-    /// grade: every submission was graded, but some need a person's review.
-    pub const NEEDS_REVIEW: u8 = 5;
-}
-
-/// With LAB_TIMING set, says on stderr how long a phase took (for bench work).
-pub fn timing(what: &str, since: std::time::Instant) {
-    if std::env::var_os("LAB_TIMING").is_some() {
-        eprintln!("timing: {what}: {:.3} s", since.elapsed().as_secs_f64());
-    }
-}
-
-/// The kit's root: LAB_ROOT (set by lab.sh), else the nearest folder upwards
-/// that holds lab.sh.
-fn find_root() -> Option<PathBuf> {
-    if let Some(root) = std::env::var_os("LAB_ROOT") {
-        return Path::new(&root).canonicalize().ok();
-    }
-    let mut dir = std::env::current_dir().ok()?;
-    loop {
-        if dir.join("lab.sh").is_file() && dir.join("Cargo.toml").is_file() {
-            return Some(dir);
-        }
-        if !dir.pop() {
-            return None;
-        }
-    }
-}
 
 fn main() -> ExitCode {
     // Like other command-line tools, end quietly when a reader such as
@@ -80,56 +10,8 @@ fn main() -> ExitCode {
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
-    spawn::kill_children_on_stop();
-    spawn::become_subreaper();
+    lab_judge::spawn::kill_children_on_stop();
+    lab_judge::spawn::become_subreaper();
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let cli = match cli::parse(&args) {
-        Ok(cli) => cli,
-        Err(e) => {
-            catalog::select(catalog::lang_from_env());
-            eprintln!("lab: {e}");
-            return ExitCode::from(status::USAGE);
-        }
-    };
-    catalog::select(cli.lang.unwrap_or_else(catalog::lang_from_env));
-    let Some(root) = find_root() else {
-        eprintln!("lab: {}", catalog::t("error.no_root"));
-        return ExitCode::from(status::USAGE);
-    };
-    let code = match cli.command {
-        cli::Command::Help => {
-            print!("{}", include_str!("usage.txt"));
-            status::PASSED
-        }
-        cli::Command::Check(args) => check::run(&root, &args),
-        cli::Command::Selftest(args) => selftest::run(&root, &args),
-        cli::Command::Grade(args) => grade::run(&root, &args),
-        cli::Command::Handout(dir) => handout::run(&root, &dir),
-        cli::Command::Bench(args) => bench::run(&root, &args),
-        cli::Command::Show(step) => learner::show(&root, step),
-        cli::Command::Hint { step, all } => learner::hint(&root, step, all),
-        cli::Command::Status => learner::status(&root),
-        cli::Command::Try(subject) => live::run(&root, subject.as_deref()),
-        cli::Command::Watch { check, max_checks } => learner::watch(&root, &check, max_checks),
-        cli::Command::Reset(step) => learner::reset(&root, step),
-        cli::Command::ResetAdvanced => learner::reset_advanced(&root),
-    };
-    report_peak_memory();
-    ExitCode::from(code)
-}
-
-/// For `lab.sh bench`: the judge's own peak resident memory, in KiB, written
-/// to LAB_PEAK_FILE when that is set.
-fn report_peak_memory() {
-    let Some(path) = std::env::var_os("LAB_PEAK_FILE") else {
-        return;
-    };
-    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
-    let kib = status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmHWM:"))
-        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok());
-    if let Some(kib) = kib {
-        let _ = std::fs::write(path, kib.to_string());
-    }
+    ExitCode::from(lab_judge::run(&args))
 }
