@@ -1,15 +1,14 @@
 //! The types every learner's crate is written against (see CONTRACT.md in the
-//! kit's root), plus [`wire`], the versioned protocol between judge and runner.
+//! kit's root), and nothing else: `pub use lab_api::*;` brings a learner only
+//! the types the contract names. The protocol between judge and runner lives
+//! in its own crate, `lab-wire`.
 //!
-//! [`advanced`] holds the types of the advanced steps 09–13 (learners bring
-//! them in with `use lab_api::advanced::*;`), and [`scripts`] the shapes of
-//! those steps' checker scripts on the wire.
+//! [`advanced`] holds the types of the advanced steps (learners bring them in
+//! with `use lab_api::advanced::*;`).
 //!
 //! Learners never edit this crate; grading always builds the pristine copy.
 
 pub mod advanced;
-pub mod scripts;
-pub mod wire;
 
 /// An argument outside a function's contract. The text is for humans; the checker ignores it.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -8,7 +8,7 @@
 
 mod sink;
 
-use lab_api::wire::{self, Call, Observed, Outcome, PROTOCOL};
+use lab_wire::{self as wire, Call, Observed, Outcome, PROTOCOL};
 use std::cell::RefCell;
 use std::io::{BufRead, BufReader};
 use std::panic::{self, AssertUnwindSafe};

@@ -281,8 +281,9 @@ fn sources(dir: &Path) -> io::Result<(Vec<PathBuf>, Vec<PathBuf>)> {
 }
 
 /// The kit's crates a runner is built from, besides the learner's.
-const RUNNER_CRATES: [&str; 4] = [
+const RUNNER_CRATES: [&str; 5] = [
     "checks/api",
+    "checks/wire",
     "checks/harness",
     "checks/runner",
     "checks/runner-advanced",
@@ -650,6 +651,7 @@ mod tests {
         assert!(!text.contains("\"checks/judge\""));
         assert!(text.contains("lab-harness = { path = \"checks/harness\" }"));
         assert!(text.contains("lab-api = { path = \"checks/api\" }"));
+        assert!(text.contains("lab-wire = { path = \"checks/wire\" }"));
         assert!(text.contains("serde_json = "));
         assert!(!text.contains("default-members"));
     }

@@ -35,6 +35,7 @@ pub fn handout_manifest(text: &str) -> String {
         &[
             "student",
             "checks/api",
+            "checks/wire",
             "checks/harness",
             "checks/runner",
             "checks/runner-advanced",

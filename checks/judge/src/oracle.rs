@@ -3,7 +3,7 @@
 //! The self-test proves that this oracle, the hand-written tables in
 //! fixtures/cases and the reference solution agree.
 
-use lab_api::wire::{Ending, Event, Reply, Scenario, F64};
+use lab_wire::{Ending, Event, Reply, Scenario, F64};
 
 pub fn retryable(status: u16) -> bool {
     [429, 502, 503, 504].contains(&status)
@@ -73,7 +73,7 @@ pub fn can_attempt(attempts: u32, maximum: u32, wait: f64, budget: f64) -> bool 
 }
 
 /// The expected trace of one scripted `execute` call: the same world the
-/// runner builds (see lab_api::wire::Scenario), driven by the contract's
+/// runner builds (see lab_wire::Scenario), driven by the contract's
 /// clauses 1–6 of step 08.
 pub fn execute(s: &Scenario) -> (Vec<Event>, Ending) {
     let (events, ending, _) = execute_timed(s);

@@ -7,7 +7,7 @@ use crate::session::Limits;
 use crate::spawn::Exit;
 use crate::suites::{Check, Expect};
 use crate::verdict::{same_event, Fault};
-use lab_api::wire::{Call, Ending, Event, Scenario, Trace, Value};
+use lab_wire::{Call, Ending, Event, Scenario, Trace, Value};
 
 /// A float as Rust source.
 pub fn float(x: f64) -> String {
@@ -104,8 +104,7 @@ fn scenario_text(s: &Scenario) -> String {
         "    {}\n",
         tr("scenario.later", &[("cost", &float(s.fallback.cost.0))])
     );
-    let list =
-        |xs: &[lab_api::wire::F64]| xs.iter().map(|x| float(x.0)).collect::<Vec<_>>().join(", ");
+    let list = |xs: &[lab_wire::F64]| xs.iter().map(|x| float(x.0)).collect::<Vec<_>>().join(", ");
     out += &format!(
         "    {}",
         tr("scenario.fractions", &[("list", &list(&s.fractions))])
@@ -334,7 +333,7 @@ pub fn failure(check: &Check, f: &Fault, step: &str, function: &str, limits: &Li
 #[cfg(test)]
 mod tests {
     use super::*;
-    use lab_api::wire::F64;
+    use lab_wire::F64;
 
     #[test]
     fn inputs_read_as_rust_calls() {

@@ -4,7 +4,7 @@
 
 use crate::spawn::{self, Exit, Watch};
 use crate::suites::Suite;
-use lab_api::wire::{self, Call, Case, Header, Observed, Value, PROTOCOL};
+use lab_wire::{self as wire, Call, Case, Header, Observed, Value, PROTOCOL};
 use std::io::{self, Read, Write};
 use std::os::unix::process::CommandExt;
 use std::path::Path;

@@ -6,7 +6,7 @@
 use crate::oracle;
 use crate::render;
 use crate::suites::{Check, Expect};
-use lab_api::wire::{Call, Scenario, F64};
+use lab_wire::{Call, Scenario, F64};
 
 /// How many rounds of candidates are tried at most.
 pub const ROUNDS: usize = 12;

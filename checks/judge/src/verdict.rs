@@ -5,7 +5,7 @@
 use crate::session::Got;
 use crate::spawn::Exit;
 use crate::suites::{Check, Expect};
-use lab_api::wire::{Event, Observed, Value, F64};
+use lab_wire::{Event, Observed, Value, F64};
 
 /// How one case went wrong.
 #[derive(Debug, Clone, PartialEq)]
@@ -150,7 +150,7 @@ pub fn clause_verdict(checks: &[Check], got: &[Got], shown: usize) -> ClauseVerd
 #[cfg(test)]
 mod tests {
     use super::*;
-    use lab_api::wire::{Call, Ending};
+    use lab_wire::{Call, Ending};
 
     fn check(expect: Expect) -> Check {
         Check {
@@ -275,7 +275,7 @@ mod tests {
         });
         let trace = |events: Vec<Event>, ending: Ending| {
             returned(Value::Trace {
-                trace: lab_api::wire::Trace {
+                trace: lab_wire::Trace {
                     events,
                     times: vec![],
                     ending,

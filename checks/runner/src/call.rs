@@ -1,6 +1,6 @@
 //! One protocol call → one call of the learner's function.
 
-use lab_api::wire::{Call, Observed, Value, F64};
+use lab_wire::{Call, Observed, Value, F64};
 
 pub fn dispatch(call: Call) -> Observed {
     let value = match call {

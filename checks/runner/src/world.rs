@@ -1,9 +1,9 @@
 //! The scripted world of one `execute` call: a virtual clock, scripted
 //! replies and fractions, and a recorder of sends and non-zero sleeps.
 
-use lab_api::wire::{Ending, Event, Reply, Scenario, Trace, F64};
 use lab_api::{ExecuteError, Options, Response};
 use lab_harness::Runaway;
+use lab_wire::{Ending, Event, Reply, Scenario, Trace, F64};
 use std::cell::RefCell;
 
 /// Far more sends and sleeps than any scenario needs: the loop is runaway.

@@ -18,7 +18,7 @@ mod s12;
 mod s13;
 
 use crate::rng::Gen;
-use lab_api::wire::{Call, Ending, Event};
+use lab_wire::{Call, Ending, Event};
 
 /// The steps, in order, with the learner function each one checks.
 pub const STEPS: [(&str, &str); 8] = [

@@ -3,7 +3,7 @@
 use super::{fixture, Builder, Expect};
 use crate::oracle;
 use crate::rng::Gen;
-use lab_api::wire::Call;
+use lab_wire::Call;
 
 pub fn build(_g: &mut Gen) -> Builder {
     let mut b = Builder::new("01", &["true-for-four", "false-for-others"]);

@@ -3,7 +3,7 @@
 use super::{fixture, Builder, Expect};
 use crate::oracle;
 use crate::rng::Gen;
-use lab_api::wire::Call;
+use lab_wire::Call;
 
 const KEYS: [&str; 7] = [
     "safe-methods",

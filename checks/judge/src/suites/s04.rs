@@ -3,7 +3,7 @@
 use super::{fixture, Builder, Expect};
 use crate::oracle;
 use crate::rng::Gen;
-use lab_api::wire::{Call, F64};
+use lab_wire::{Call, F64};
 
 fn bound(g: &mut Gen) -> f64 {
     match g.below(12) {

@@ -3,7 +3,7 @@
 use super::{fixture, Builder, Expect};
 use crate::oracle;
 use crate::rng::Gen;
-use lab_api::wire::{Call, F64};
+use lab_wire::{Call, F64};
 
 pub fn build(g: &mut Gen) -> Builder {
     let keys = [

@@ -4,7 +4,7 @@
 use super::{fixture, Builder, Expect};
 use crate::oracle;
 use crate::rng::Gen;
-use lab_api::wire::{Call, F64};
+use lab_wire::{Call, F64};
 
 fn digits(g: &mut Gen) -> String {
     let len = if g.chance(1, 8) {

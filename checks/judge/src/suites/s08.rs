@@ -6,7 +6,7 @@
 use super::{fixture, Builder, Expect};
 use crate::oracle;
 use crate::rng::Gen;
-use lab_api::wire::{Call, Ending, Event, Reply, Scenario, F64};
+use lab_wire::{Call, Ending, Event, Reply, Scenario, F64};
 use serde_json::Value;
 
 const KEYS: [&str; 16] = [

@@ -6,8 +6,8 @@
 use super::{fixture, Builder};
 use crate::render::float;
 use crate::rng::Gen;
-use lab_api::scripts::s09::{Answer, Observed, Op, Script};
-use lab_api::wire::F64;
+use lab_wire::scripts::s09::{Answer, Observed, Op, Script};
+use lab_wire::F64;
 use serde_json::Value;
 
 const STEP: &str = "09";

@@ -18,7 +18,7 @@ use calendar::{
     civil, days, is_leap, iso, month_length, weekday, year_length, year_of, DAY, LONG_DAYS,
     SHORT_DAYS,
 };
-use lab_api::scripts::s10::{Kind, Observed, Script};
+use lab_wire::scripts::s10::{Kind, Observed, Script};
 use model::{err, Form, Written, DELAY_LIMIT};
 use serde_json::Value;
 
@@ -870,7 +870,7 @@ mod tests {
         assert_eq!(expected(&[], 0), Err(Kind::Missing));
     }
     use crate::suites::{Check, Expect};
-    use lab_api::wire::Call;
+    use lab_wire::Call;
 
     fn scripts(seed: u64) -> Vec<(String, Script, Observed)> {
         let mut g = Gen::fork(seed, STEP);

@@ -1,7 +1,7 @@
 //! Step 11 `admit` and `execute_admitted`: one suite, two sets of clauses.
 //! `admit` is a pure decision, checked call by call against the model
 //! below. `execute_admitted` runs in a scripted world of virtual time (see
-//! `lab_api::scripts::s11`); the model replays the contract in the same
+//! `lab_wire::scripts::s11`); the model replays the contract in the same
 //! world and predicts every send, close and non-zero sleep, and the
 //! `Finish`. Hand-written cases come first, then generated ones.
 
@@ -10,11 +10,11 @@ mod show;
 
 use super::{fixture, Builder};
 use crate::rng::Gen;
-use lab_api::scripts::s10::Kind;
-use lab_api::scripts::s11::{
+use lab_wire::scripts::s10::Kind;
+use lab_wire::scripts::s11::{
     AdmitCall, Decision, Ending, Event, Handed, Observed, Parsed, Reason, Reply, Scenario, Script,
 };
-use lab_api::wire::F64;
+use lab_wire::F64;
 use serde_json::Value;
 
 pub use show::{show_input, show_value};
@@ -1061,7 +1061,7 @@ mod tests {
             assert!(checks < 700, "{checks} checks");
             for clause in &suite.clauses {
                 for check in &clause.checks {
-                    let lab_api::wire::Call::Advanced { input, .. } = &check.call else {
+                    let lab_wire::Call::Advanced { input, .. } = &check.call else {
                         panic!("an advanced call");
                     };
                     if let Ok(Script::Execute(s)) = serde_json::from_value::<Script>(input.clone())

@@ -9,8 +9,8 @@ use super::{fixture, Builder};
 use crate::render::float;
 use crate::rng::Gen;
 use lab_api::advanced::SLEEP_LIMIT;
-use lab_api::scripts::s12::{Ending, Observed, Script, Slept, Wake};
-use lab_api::wire::F64;
+use lab_wire::scripts::s12::{Ending, Observed, Script, Slept, Wake};
+use lab_wire::F64;
 use serde_json::Value;
 
 const STEP: &str = "12";

@@ -8,11 +8,11 @@ use super::{fixture, Builder};
 use crate::catalog::{t, tr};
 use crate::render::float;
 use crate::rng::Gen;
-use lab_api::scripts::s13::{
+use lab_wire::scripts::s13::{
     Answer, Attempt, Event, FanOutScript, FanOutSeen, GateAnswer, GateOp, GateScript, Observed,
     Outcome, Report, Request, Script, SupplierOutcome, SupplierScript,
 };
-use lab_api::wire::F64;
+use lab_wire::F64;
 use serde_json::Value;
 use std::collections::VecDeque;
 
@@ -1505,7 +1505,7 @@ mod tests {
             let suite = build(&mut g);
             for clause in &suite.clauses {
                 for check in &clause.checks {
-                    let lab_api::wire::Call::Advanced { input, .. } = &check.call else {
+                    let lab_wire::Call::Advanced { input, .. } = &check.call else {
                         panic!("step 13 makes advanced calls only");
                     };
                     let Ok(Script::FanOut(s)) = serde_json::from_value::<Script>(input.clone())

@@ -1,6 +1,6 @@
 //! One protocol call → one script of an advanced step, played against the
 //! learner's items. Each step's module deserialises its script (shapes in
-//! `lab_api::scripts`), runs it and returns what it observed.
+//! `lab_wire::scripts`), runs it and returns what it observed.
 
 mod s09;
 mod s10;
@@ -8,8 +8,8 @@ mod s11;
 mod s12;
 mod s13;
 
-use lab_api::wire::{Call, Observed, Value};
 use lab_harness::KitError;
+use lab_wire::{Call, Observed, Value};
 
 /// Compile-time promises the contract makes about the learner's types.
 const _: fn() = || {

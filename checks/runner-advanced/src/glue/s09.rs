@@ -2,8 +2,8 @@
 
 use crate::advanced::Deadline;
 use lab_api::advanced::ManualClock;
-use lab_api::scripts::s09::{Answer, Observed, Op, Script};
-use lab_api::wire::F64;
+use lab_wire::scripts::s09::{Answer, Observed, Op, Script};
+use lab_wire::F64;
 use std::sync::Arc;
 
 pub fn play(input: serde_json::Value) -> Result<serde_json::Value, String> {

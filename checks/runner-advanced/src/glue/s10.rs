@@ -1,7 +1,7 @@
 //! Step 10: calls `parse_retry_after` once with the script's arguments.
 
 use crate::advanced::parse_retry_after;
-use lab_api::scripts::s10::{Observed, Script};
+use lab_wire::scripts::s10::{Observed, Script};
 
 pub fn play(input: serde_json::Value) -> Result<serde_json::Value, String> {
     let script: Script = serde_json::from_value(input).map_err(|e| e.to_string())?;

@@ -10,11 +10,11 @@ use lab_api::advanced::{
     Admission, Cancel, Clock, Finish, HttpResponse, Policy, RetryAfterError, Sleeper, Stop,
     Transport,
 };
-use lab_api::scripts::s11::{
+use lab_harness::Runaway;
+use lab_wire::scripts::s11::{
     AdmitCall, Decision, Ending, Event, Handed, Observed, Parsed, Reason, Scenario, Script,
 };
-use lab_api::wire::F64;
-use lab_harness::Runaway;
+use lab_wire::F64;
 use std::sync::{Arc, Mutex, MutexGuard};
 
 /// Far more sends and sleeps than any scenario needs: the loop is runaway.

@@ -4,9 +4,9 @@
 
 use crate::advanced::sleep_at_least;
 use lab_api::advanced::{Cancel, Clock, SleepFault, Sleeper};
-use lab_api::scripts::s12::{Ending, Observed, Script, Slept};
-use lab_api::wire::F64;
 use lab_harness::Runaway;
+use lab_wire::scripts::s12::{Ending, Observed, Script, Slept};
+use lab_wire::F64;
 use std::cell::{Cell, RefCell};
 use std::sync::atomic::{AtomicU64, Ordering};
 

@@ -6,11 +6,11 @@ use lab_api::advanced::{
     CallError, Env, Offer, QuoteRequest, Reply, ScriptedAnswer, ScriptedSupplier, WorldEvent,
     WorldRecord, WorldRule,
 };
-use lab_api::scripts::s13::{
+use lab_wire::scripts::s13::{
     Answer, Breach, Event, FanOutScript, FanOutSeen, GateAnswer, GateOp, GateScript, Observed,
     Outcome, Report, Script, SupplierOutcome,
 };
-use lab_api::wire::F64;
+use lab_wire::F64;
 use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::Arc;

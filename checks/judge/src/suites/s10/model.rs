@@ -5,7 +5,7 @@
 use super::calendar::{
     days, month_length, weekday, window, year_of, DAY, LONG_DAYS, MONTHS, SHORT_DAYS,
 };
-use lab_api::scripts::s10::{Kind, Observed, Script};
+use lab_wire::scripts::s10::{Kind, Observed, Script};
 
 pub const DELAY_LIMIT: i64 = 2_147_483_647;
 pub const FIELD_LIMIT: usize = 128;

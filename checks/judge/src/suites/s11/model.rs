@@ -2,8 +2,10 @@
 //! function, and `execute_admitted` replayed in the runner's world. It
 //! never calls the reference solution.
 
-use lab_api::scripts::s11::{AdmitCall, Decision, Ending, Event, Handed, Parsed, Reason, Scenario};
-use lab_api::wire::F64;
+use lab_wire::scripts::s11::{
+    AdmitCall, Decision, Ending, Event, Handed, Parsed, Reason, Scenario,
+};
+use lab_wire::F64;
 
 fn valid_time(x: f64) -> bool {
     x.is_finite() && x >= 0.0

@@ -3,7 +3,7 @@
 
 use crate::catalog::{t, tr};
 use crate::render::float;
-use lab_api::scripts::s11::{
+use lab_wire::scripts::s11::{
     AdmitCall, Decision, Ending, Event, Handed, Observed, Parsed, Reason, Scenario, Script,
 };
 use serde_json::Value;

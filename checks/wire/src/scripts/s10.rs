@@ -1,7 +1,7 @@
 //! Step 10 `parse_retry_after`: a pure function, so a script is just the
 //! call's two arguments and the observation is the whole `Result`.
 
-use crate::advanced::RetryAfterError;
+use lab_api::advanced::RetryAfterError;
 use serde::{Deserialize, Serialize};
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -1,9 +1,14 @@
-//! The JSON-lines protocol between the judge and the runner.
+//! The JSON-lines protocol between the judge and the runner, kept apart from
+//! `lab-api` so that a learner's `pub use lab_api::*;` brings only the
+//! contract's types. [`scripts`] holds the shapes of the advanced steps'
+//! checker scripts.
 //!
 //! The judge writes a cases file: one [`Header`] line, then one [`Case`] per
 //! line. The runner appends one [`Outcome`] per case to the outcomes file and
 //! flushes it, so a runner that dies or hangs points at its case. The runner
 //! reports what it observed; it never judges.
+
+pub mod scripts;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 

@@ -5,7 +5,7 @@
 //! decision, or the ordered events and the `Finish`.
 
 use crate::scripts::s10::Kind;
-use crate::wire::F64;
+use crate::F64;
 use serde::{Deserialize, Serialize};
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -6,7 +6,7 @@
 //! The world's rule for one sleep lives here ([`Wake::after`]), so the
 //! runner's world and the judge's model move the clock the same way.
 
-use crate::wire::F64;
+use crate::F64;
 use serde::{Deserialize, Serialize};
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

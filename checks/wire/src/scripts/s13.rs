@@ -2,7 +2,7 @@
 //! or a fan-out scenario (a scripted `Env`, an inbound gate partly filled
 //! beforehand, one `fan_out` call).
 
-use crate::wire::F64;
+use crate::F64;
 use serde::{Deserialize, Serialize};
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
