@@ -2,7 +2,7 @@
 //! (exit status 2), never a backtrace.
 
 use crate::catalog::{lang_from, tr, Lang};
-use crate::session::Limits;
+use crate::limits::Limits;
 use crate::suites::{parse_step, STEPS};
 use std::path::PathBuf;
 use std::time::Duration;

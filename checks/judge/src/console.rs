@@ -3,8 +3,8 @@
 
 use crate::catalog::{t, tr};
 use crate::evaluate::StepResult;
+use crate::limits::Limits;
 use crate::render;
-use crate::session::Limits;
 use crate::verdict::ClauseVerdict;
 use libtest_mimic::{Arguments, Failed, Trial};
 use std::io::IsTerminal;

@@ -1,8 +1,9 @@
 //! One evaluation: every selected step's suite, run against one runner and
 //! judged. Shared by `check`, `selftest` and grading.
 
+use crate::limits::Limits;
 use crate::rng::Gen;
-use crate::session::{self, Limits, SuiteRun};
+use crate::session::{self, SuiteRun};
 use crate::shrink;
 use crate::suites::{self, Check, Clause, Suite};
 use crate::verdict::{clause_verdict, judge, ClauseVerdict, Fault};

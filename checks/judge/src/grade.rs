@@ -7,11 +7,11 @@ use crate::catalog::tr;
 use crate::console;
 use crate::evaluate::{evaluate, StepResult};
 use crate::files::write_atomically;
+use crate::limits::Limits;
 use crate::report::{
     self, AdvancedBuild, Build, ClassReport, ClauseReport, ClauseStatus, StepReport, StepStatus,
     SubmissionReport,
 };
-use crate::session::Limits;
 use crate::status;
 use crate::suites::{self, STEPS};
 use crate::verdict::ClauseVerdict;
@@ -425,6 +425,7 @@ pub fn run(root: &Path, args: &GradeArgs) -> u8 {
     if !args.merge.is_empty() {
         return merge(args);
     }
+    crate::build::set_build_timeout(args.limits.build);
     if let Err(refused) = crate::sandbox::enter(&args.limits, true) {
         eprintln!("lab: {refused}");
         return status::USAGE;

@@ -3,24 +3,12 @@
 //! expected and observed timelines side by side.
 
 use crate::catalog::{t, tr};
-use crate::session::Limits;
+use crate::limits::Limits;
+pub use crate::show::float;
 use crate::spawn::Exit;
 use crate::suites::{Check, Expect};
 use crate::verdict::{same_event, Fault};
 use lab_wire::{Call, Ending, Event, Scenario, Trace, Value};
-
-/// A float as Rust source.
-pub fn float(x: f64) -> String {
-    if x.is_nan() {
-        "f64::NAN".into()
-    } else if x == f64::INFINITY {
-        "f64::INFINITY".into()
-    } else if x == f64::NEG_INFINITY {
-        "f64::NEG_INFINITY".into()
-    } else {
-        format!("{x:?}")
-    }
-}
 
 fn opt_str(s: &Option<String>) -> String {
     match s {

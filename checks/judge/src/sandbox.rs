@@ -42,10 +42,9 @@ pub fn unsandboxed() -> bool {
 /// learner should know: under `--unsandboxed`, or where the kernel lacks
 /// part of the jail, one line on stderr. `strict` (grading) refuses a
 /// partial jail unless `--unsandboxed` was given: the `Err` is that refusal.
-pub fn enter(limits: &crate::session::Limits, strict: bool) -> Result<(), String> {
+pub fn enter(limits: &crate::limits::Limits, strict: bool) -> Result<(), String> {
     use crate::catalog::{t, tr};
     set_unsandboxed(limits.unsandboxed);
-    crate::build::set_build_timeout(limits.build);
     if limits.unsandboxed {
         eprintln!("lab: {}", t("sandbox.off"));
         return Ok(());

@@ -9,8 +9,8 @@
 use crate::build;
 use crate::cli::SelftestArgs;
 use crate::evaluate::StepResult;
+use crate::limits::Limits;
 use crate::sections::splice;
-use crate::session::Limits;
 use crate::status;
 use crate::suites::{is_advanced, STEPS};
 use std::collections::BTreeMap;

@@ -2,6 +2,7 @@
 //! it takes: a case that hangs, crashes or floods is recorded and the next
 //! clause goes to a fresh runner. What each case did is returned unjudged.
 
+use crate::limits::Limits;
 use crate::spawn::{self, Exit, Watch};
 use crate::suites::Suite;
 use lab_wire::{self as wire, Call, Case, Header, Observed, Value, PROTOCOL};
@@ -9,34 +10,10 @@ use std::io::{self, Read, Write};
 use std::os::unix::process::CommandExt;
 use std::path::Path;
 use std::process::Command;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// The runner's own exit status when the kit, not the learner, is at fault.
 const RUNNER_ERROR: i32 = 70;
-
-/// Time and output limits of one suite.
-#[derive(Debug, Clone, Copy)]
-pub struct Limits {
-    pub case: Duration,
-    pub suite: Duration,
-    pub output_cap: u64,
-    /// Longest a build of learner code may take (`--build-timeout`).
-    pub build: Duration,
-    /// `--unsandboxed`: no Landlock for learner code.
-    pub unsandboxed: bool,
-}
-
-impl Default for Limits {
-    fn default() -> Self {
-        Limits {
-            case: Duration::from_secs(2),
-            suite: Duration::from_secs(45),
-            output_cap: 4 << 20,
-            build: Duration::from_secs(120),
-            unsandboxed: false,
-        }
-    }
-}
 
 /// What happened to one case, before judging.
 #[derive(Debug, Clone, PartialEq)]

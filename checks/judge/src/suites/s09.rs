@@ -4,8 +4,8 @@
 //! below answers them from `deadline = start + seconds`, fixed once.
 
 use super::{fixture, Builder};
-use crate::render::float;
 use crate::rng::Gen;
+use crate::show::float;
 use lab_wire::scripts::s09::{Answer, Observed, Op, Script};
 use lab_wire::F64;
 use serde_json::Value;

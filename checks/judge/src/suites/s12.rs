@@ -6,8 +6,8 @@
 //! contract leaves open (such scripts are never sent).
 
 use super::{fixture, Builder};
-use crate::render::float;
 use crate::rng::Gen;
+use crate::show::float;
 use lab_api::advanced::SLEEP_LIMIT;
 use lab_wire::scripts::s12::{Ending, Observed, Script, Slept, Wake};
 use lab_wire::F64;

@@ -6,8 +6,8 @@
 
 use super::{fixture, Builder};
 use crate::catalog::{t, tr};
-use crate::render::float;
 use crate::rng::Gen;
+use crate::show::float;
 use lab_wire::scripts::s13::{
     Answer, Attempt, Event, FanOutScript, FanOutSeen, GateAnswer, GateOp, GateScript, Observed,
     Outcome, Report, Request, Script, SupplierOutcome, SupplierScript,

@@ -2,7 +2,7 @@
 //! Rust, runs as a compact timeline.
 
 use crate::catalog::{t, tr};
-use crate::render::float;
+use crate::show::float;
 use lab_wire::scripts::s11::{
     AdmitCall, Decision, Ending, Event, Handed, Observed, Parsed, Reason, Scenario, Script,
 };

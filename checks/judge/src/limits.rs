@@ -1,0 +1,28 @@
+//! The limits one run of the judge puts on learner code, set from the
+//! command line (`--case-timeout`, `--build-timeout`, …).
+
+use std::time::Duration;
+
+/// Time and output limits of one suite.
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    pub case: Duration,
+    pub suite: Duration,
+    pub output_cap: u64,
+    /// Longest a build of learner code may take (`--build-timeout`).
+    pub build: Duration,
+    /// `--unsandboxed`: no Landlock for learner code.
+    pub unsandboxed: bool,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            case: Duration::from_secs(2),
+            suite: Duration::from_secs(45),
+            output_cap: 4 << 20,
+            build: Duration::from_secs(120),
+            unsandboxed: false,
+        }
+    }
+}
