@@ -340,7 +340,10 @@ fn measure(root: &Path, args: &BenchArgs) -> Result<Vec<(String, String, String,
         g / g_floor <= 1.3,
     ));
     rows.push((
-        "(h) check all 13 after touching both".into(),
+        format!(
+            "(h) check all {} after touching both",
+            crate::suites::REGISTRY.len()
+        ),
         s(h),
         format!(
             "{:.2} × its floor ({:.2} s), target ≤ 2 ×",

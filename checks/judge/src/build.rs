@@ -6,7 +6,7 @@
 //! runner (`lab-runner-advanced`) compiles only `student/src/advanced.rs`,
 //! and is built only when that file exists and an advanced step is asked
 //! for, in a cargo command of its own: a core submission builds exactly as
-//! it always did, and a broken advanced file never stops steps 01–08.
+//! it always did, and a broken advanced file never stops the core steps.
 
 use crate::catalog::tr;
 use crate::spawn::{self, Exit};
@@ -511,7 +511,7 @@ fn fill_slot(
 pub enum Advanced {
     /// No advanced step was asked for.
     NotAsked,
-    /// The subject has no advanced.rs: steps 09–13 are not attempted.
+    /// The subject has no advanced.rs: the advanced steps are not attempted.
     Absent,
     Built(PathBuf),
     /// Its advanced.rs does not compile; the compiler's first errors.

@@ -106,8 +106,7 @@ pub fn run(root: &Path, args: &CheckArgs) -> u8 {
     };
     let mut args = args.clone();
     if !args.steps_given && has_advanced {
-        args.steps
-            .extend(crate::suites::ADVANCED.iter().map(|(s, _)| *s));
+        args.steps.extend(crate::suites::advanced_ids());
     }
     let args = &args;
     let seed_line = tr(
@@ -160,7 +159,7 @@ pub fn run(root: &Path, args: &CheckArgs) -> u8 {
     if let build::Advanced::DoesNotCompile(errors) = &runners.advanced {
         println!(
             "{}\n\n{errors}\n",
-            tr(
+            crate::suites::tr_steps(
                 "run.advanced_build_failed",
                 &[("path", &advanced_path(args))]
             )
@@ -211,11 +210,11 @@ pub fn run(root: &Path, args: &CheckArgs) -> u8 {
         Some(_) => t("run.next_step"),
     };
     println!("{advice}");
-    let core_done = crate::suites::STEPS
+    let core_done = crate::suites::core_ids()
         .iter()
-        .all(|(s, _)| args.steps.contains(s));
+        .all(|s| args.steps.contains(s));
     if first_open.is_none() && core_done && !has_advanced {
-        println!("{}", t("run.advanced_invite"));
+        println!("{}", crate::suites::tr_steps("run.advanced_invite", &[]));
     }
     println!("{seed_line}");
     println!("{passed} passed, {failed} failed");

@@ -3,13 +3,13 @@
 
 use crate::catalog::{lang_from, tr, Lang};
 use crate::limits::Limits;
-use crate::suites::{parse_step, STEPS};
+use crate::suites::parse_step;
 use std::path::PathBuf;
 use std::time::Duration;
 
 #[derive(Debug, Clone)]
 pub struct CheckArgs {
-    /// The steps named, or 01–08 when none were (see `steps_given`).
+    /// The steps named, or the core steps when none were (see `steps_given`).
     pub steps: Vec<&'static str>,
     /// Whether steps were named; when not, the advanced steps are added
     /// for a learner who has an advanced.rs.
@@ -180,7 +180,8 @@ pub fn parse(args: &[String]) -> Result<Cli, String> {
 /// Exactly one valid step argument.
 fn one_step(args: &[String], usage: &str) -> Result<&'static str, String> {
     match args {
-        [step] => parse_step(step).ok_or_else(|| tr("error.unknown_step", &[("step", step)])),
+        [step] => parse_step(step)
+            .ok_or_else(|| crate::suites::tr_steps("error.unknown_step", &[("step", step)])),
         _ => Err(tr("error.missing_value", &[("option", &usage)])),
     }
 }
@@ -216,8 +217,9 @@ fn check(args: &[String]) -> Result<CheckArgs, String> {
                 return Err(tr("error.unknown_option", &[("option", &opt)]))
             }
             step => {
-                let s =
-                    parse_step(step).ok_or_else(|| tr("error.unknown_step", &[("step", &step)]))?;
+                let s = parse_step(step).ok_or_else(|| {
+                    crate::suites::tr_steps("error.unknown_step", &[("step", &step)])
+                })?;
                 if !out.steps.contains(&s) {
                     out.steps.push(s);
                 }
@@ -229,7 +231,7 @@ fn check(args: &[String]) -> Result<CheckArgs, String> {
         return Err(tr("error.advanced_needs_subject", &[]));
     }
     if out.steps.is_empty() {
-        out.steps = STEPS.iter().map(|(s, _)| *s).collect();
+        out.steps = crate::suites::core_ids();
     }
     out.steps.sort();
     Ok(out)

@@ -183,7 +183,7 @@ fn shrink_failures(
         if !key.ends_with("/random") || !matches!(fault, Fault::Wrong(_) | Fault::Panicked(_)) {
             continue;
         }
-        let mut current = result.suite.clauses[c].checks[i].call.clone();
+        let mut current = result.suite.clauses[c].checks[i].clone();
         let mut best: Option<(Check, Fault)> = None;
         for round in 0..shrink::ROUNDS {
             let checks = shrink::round(&current);
@@ -210,7 +210,7 @@ fn shrink_failures(
                     _ => None,
                 });
             let Some((check, f)) = found else { break };
-            current = check.call.clone();
+            current = check.clone();
             best = Some((check, f));
         }
         if let (Some((check, f)), ClauseVerdict::Failed { faults, total }) =

@@ -13,7 +13,7 @@ use crate::report::{
     SubmissionReport,
 };
 use crate::status;
-use crate::suites::{self, STEPS};
+use crate::suites::{self, Track};
 use crate::verdict::ClauseVerdict;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -168,8 +168,7 @@ fn step_report(result: &StepResult, weight: u32, limits: &Limits) -> StepReport 
 }
 
 fn not_built_steps(weights: &BTreeMap<String, u32>, seed: u64) -> Vec<StepReport> {
-    STEPS
-        .iter()
+    suites::track(Track::Core)
         .map(|(step, function)| {
             let suite = suites::build(step, seed);
             StepReport {
@@ -177,7 +176,7 @@ fn not_built_steps(weights: &BTreeMap<String, u32>, seed: u64) -> Vec<StepReport
                 function: function.to_string(),
                 passed: false,
                 status: StepStatus::NotBuilt,
-                weight: weights[*step],
+                weight: weights[step],
                 score: 0,
                 bonus: false,
                 clauses: suite
@@ -205,7 +204,7 @@ fn needs_review(
     seed: u64,
 ) -> SubmissionReport {
     let mut steps = not_built_steps(weights, seed);
-    for (step, _) in suites::ADVANCED {
+    for step in suites::advanced_ids() {
         steps.push(step_report(
             &StepResult::unavailable(step, seed, ClauseVerdict::NotAttempted),
             weights[step],
@@ -218,7 +217,7 @@ fn needs_review(
         build_errors: None,
         review: Some(report::capped(reason, report::MESSAGE_CAP)),
         score: 0,
-        max_score: STEPS.iter().map(|(s, _)| weights[*s]).sum(),
+        max_score: suites::core_ids().iter().map(|s| weights[*s]).sum(),
         bonus: 0,
         advanced_build: AdvancedBuild::Absent,
         advanced_build_errors: None,
@@ -258,8 +257,8 @@ fn grade_one(
         advanced: sub.advanced.as_deref().map(read).transpose()?,
     };
     let runners = build::runners(root, Some((slot, &sources)), true, true)?;
-    let core: Vec<&'static str> = STEPS.iter().map(|(s, _)| *s).collect();
-    let advanced: Vec<&'static str> = suites::ADVANCED.iter().map(|(s, _)| *s).collect();
+    let core: Vec<&'static str> = suites::core_ids();
+    let advanced: Vec<&'static str> = suites::advanced_ids();
     let max_score = core.iter().map(|s| weights[*s]).sum();
     let mut printed_bytes = 0;
     let mut report = |results: Vec<StepResult>| -> Vec<StepReport> {
@@ -718,7 +717,8 @@ mod tests {
     fn the_watchdog_allows_every_submission_its_worst_case() {
         let limits = Limits::default();
         let one = watchdog_bound(&limits, 1, 2);
-        assert!(one > build::WARM_LIMIT + limits.build + limits.suite * 13);
+        let steps = suites::REGISTRY.len() as u32;
+        assert!(one > build::WARM_LIMIT + limits.build + limits.suite * steps);
         assert_eq!(
             watchdog_bound(&limits, 4, 2),
             (one - Duration::from_secs(60)) * 2 + Duration::from_secs(60)
@@ -728,7 +728,10 @@ mod tests {
     #[test]
     fn default_weights_are_one_per_step_and_the_file_overrides_them() {
         let dir = tempfile::tempdir().unwrap();
-        assert_eq!(weights(dir.path()).unwrap().values().sum::<u32>(), 13);
+        assert_eq!(
+            weights(dir.path()).unwrap().values().sum::<u32>() as usize,
+            suites::REGISTRY.len()
+        );
         std::fs::create_dir_all(dir.path().join("fixtures")).unwrap();
         std::fs::write(dir.path().join("fixtures/weights.json"), r#"{"08": 3}"#).unwrap();
         assert_eq!(weights(dir.path()).unwrap()["08"], 3);

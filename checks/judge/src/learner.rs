@@ -5,13 +5,13 @@ use crate::catalog::{self, t, tr};
 use crate::cli::CheckArgs;
 use crate::state::{self, State};
 use crate::status;
-use crate::suites::{self, STEPS};
+use crate::suites::{self, Track};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use crate::suites::function_of;
 
-/// The learner's advanced file (steps 09–13), when they opted in.
+/// The learner's advanced file (the advanced steps), when they opted in.
 fn advanced_file(root: &Path) -> Option<PathBuf> {
     Some(root.join("student/src/advanced.rs")).filter(|p| p.is_file())
 }
@@ -92,7 +92,7 @@ fn ago(seconds: u64) -> String {
 
 /// One line per step: its last verdict, when, and whether the file changed
 /// since. `advanced_hash` is the advanced file's hash when the learner has
-/// one; only then are steps 09–13 listed.
+/// one; only then are the advanced steps listed.
 pub fn status_lines(
     st: &State,
     current_hash: &str,
@@ -100,15 +100,14 @@ pub fn status_lines(
     now: u64,
 ) -> Vec<String> {
     let advanced = advanced_hash
-        .map(|h| suites::ADVANCED.iter().map(move |s| (s, h)))
+        .map(|h| suites::track(Track::Advanced).map(move |s| (s, h)))
         .into_iter()
         .flatten();
-    STEPS
-        .iter()
+    suites::track(Track::Core)
         .map(|s| (s, current_hash))
         .chain(advanced)
         .map(|((step, function), current_hash)| {
-            let entry = st.steps.get(*step).cloned().unwrap_or_default();
+            let entry = st.steps.get(step).cloned().unwrap_or_default();
             let word = match entry.last.as_deref() {
                 Some("passed") => t("status.passed"),
                 Some("failing") => t("status.failing"),
@@ -311,7 +310,7 @@ fn replace_file(root: &Path, file: &Path, current: Option<&str>, new: &str, what
             "reset.done",
             &[("what", &what), ("backup", &backup.display())],
         ),
-        None => tr("reset.created", &[("path", &"student/src/advanced.rs")]),
+        None => crate::suites::tr_steps("reset.created", &[("path", &"student/src/advanced.rs")]),
     };
     println!("{message}");
     status::PASSED
@@ -338,7 +337,7 @@ pub fn reset_advanced(root: &Path) -> u8 {
         &file,
         current.as_deref(),
         &pristine,
-        &t("reset.advanced"),
+        &crate::suites::tr_steps("reset.advanced", &[]),
     )
 }
 
@@ -391,7 +390,7 @@ mod tests {
     fn every_stub_is_found_in_the_pristine_file() {
         let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
         let pristine = std::fs::read_to_string(root.join("fixtures/pristine/lib.rs")).unwrap();
-        for (_, f) in STEPS {
+        for (_, f) in suites::track(Track::Core) {
             let (s, e) = fn_span(&pristine, f).unwrap_or_else(|| panic!("{f}"));
             assert!(pristine[s..e].contains("todo!("), "{f}");
         }
@@ -413,10 +412,12 @@ mod tests {
         e.checked_at = Some(1_000);
         e.source_hash = Some("abc".into());
         let lines = status_lines(&st, "abc", None, 1_000 + 180);
-        assert_eq!(lines.len(), 8);
+        let core = suites::core_ids().len();
+        assert_eq!(lines.len(), core);
         let advanced = status_lines(&st, "abc", Some("def"), 1_000 + 180);
-        assert_eq!(advanced.len(), 13);
-        assert!(advanced[8].starts_with("09 Deadline"));
+        assert_eq!(advanced.len(), suites::REGISTRY.len());
+        let first = &suites::REGISTRY[core];
+        assert!(advanced[core].starts_with(&format!("{} {}", first.id, first.items)));
         assert!(
             lines[1].contains("passed")
                 && lines[1].contains("3 min")

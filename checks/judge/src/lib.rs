@@ -11,6 +11,7 @@
 //! The binary (`main.rs`) sets up the process and hands its arguments
 //! to [`run`]. The end-to-end and snapshot tests use the library directly.
 
+pub mod audit;
 pub mod bench;
 pub mod build;
 pub mod catalog;
@@ -35,6 +36,7 @@ pub mod selftest;
 pub mod session;
 pub mod show;
 pub mod shrink;
+pub mod simpler;
 pub mod spawn;
 pub mod state;
 pub mod suites;
@@ -82,19 +84,19 @@ pub fn run(args: &[String]) -> u8 {
     let cli = match cli::parse(args) {
         Ok(cli) => cli,
         Err(e) => {
-            catalog::select(catalog::lang_from_env());
+            select_catalog(catalog::lang_from_env());
             eprintln!("lab: {e}");
             return status::USAGE;
         }
     };
-    catalog::select(cli.lang.unwrap_or_else(catalog::lang_from_env));
+    select_catalog(cli.lang.unwrap_or_else(catalog::lang_from_env));
     let Some(root) = find_root() else {
         eprintln!("lab: {}", catalog::t("error.no_root"));
         return status::USAGE;
     };
     let code = match cli.command {
         cli::Command::Help => {
-            print!("{}", include_str!("usage.txt"));
+            print!("{}", usage());
             status::PASSED
         }
         cli::Command::Check(args) => check::run(&root, &args),
@@ -112,6 +114,21 @@ pub fn run(args: &[String]) -> u8 {
     };
     report_peak_memory();
     code
+}
+
+/// Chooses the learner's language: the catalog's main file and every
+/// registered step's words.
+pub fn select_catalog(lang: catalog::Lang) {
+    catalog::select(lang, &suites::words(catalog::index(lang)));
+}
+
+/// The usage text, with the registry's step ranges filled in.
+pub fn usage() -> String {
+    let mut text = include_str!("usage.txt").to_string();
+    for (name, value) in suites::figures() {
+        text = text.replace(&format!("{{{name}}}"), &value.replace('–', "-"));
+    }
+    text
 }
 
 /// For `lab.sh bench`: the judge's own peak resident memory, in KiB, written

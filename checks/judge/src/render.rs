@@ -5,105 +5,15 @@
 use crate::catalog::{t, tr};
 use crate::limits::Limits;
 pub use crate::show::float;
+use crate::show::opt_str;
 use crate::spawn::Exit;
 use crate::suites::{Check, Expect};
 use crate::verdict::{same_event, Fault};
-use lab_wire::{Call, Ending, Event, Scenario, Trace, Value};
+use lab_wire::{Call, Ending, Event, Trace, Value};
 
-fn opt_str(s: &Option<String>) -> String {
-    match s {
-        Some(s) => format!("Some({s:?})"),
-        None => "None".into(),
-    }
-}
-
-/// The call as Rust source.
-pub fn call(c: &Call) -> String {
-    match c {
-        Call::Retryable { status } => format!("retryable({status})"),
-        Call::RetryableMany { statuses } => format!("retryable(s) for s in {statuses:?}"),
-        Call::ReplaySafe { method, key } => format!("replay_safe({method:?}, {})", opt_str(key)),
-        Call::Remaining { deadline, now } => {
-            format!("remaining({}, {})", float(deadline.0), float(now.0))
-        }
-        Call::Backoff { attempt, base, cap } => {
-            format!("backoff({attempt}, {}, {})", float(base.0), float(cap.0))
-        }
-        Call::Jitter { delay, fraction } => {
-            format!("jitter({}, {})", float(delay.0), float(fraction.0))
-        }
-        Call::WaitDelay { local, retry_after } => {
-            let ra = match retry_after {
-                Some(s) => format!("Some({s:?})"),
-                None => "None".into(),
-            };
-            format!("wait_delay({}, {ra})", float(local.0))
-        }
-        Call::CanAttempt {
-            attempts,
-            maximum,
-            wait,
-            budget,
-        } => {
-            format!(
-                "can_attempt({attempts}, {maximum}, {}, {})",
-                float(wait.0),
-                float(budget.0)
-            )
-        }
-        Call::Execute { scenario } => scenario_text(scenario),
-        Call::Advanced { step, input } => {
-            crate::suites::view(step).map_or_else(|| input.to_string(), |v| (v.input)(input))
-        }
-    }
-}
-
-fn scenario_text(s: &Scenario) -> String {
-    let mut out = format!(
-        "execute(.., Options {{ method: {:?}, key: {}, timeout: {}, maximum: {} }}, ..)\n",
-        s.method,
-        opt_str(&s.key),
-        float(s.timeout.0),
-        s.maximum
-    );
-    out += &format!(
-        "    {}",
-        tr("scenario.clock", &[("start", &float(s.start.0))])
-    );
-    if s.gap.0 != 0.0 {
-        out += &tr("scenario.gap", &[("gap", &float(s.gap.0))]);
-    }
-    out += "\n";
-    for (i, r) in s.replies.iter().enumerate() {
-        let response = format!(
-            "Response {{ status: {}, retry_after: {}, body: {:?} }}",
-            r.status,
-            opt_str(&r.retry_after),
-            r.body
-        );
-        let args: [(&str, &dyn std::fmt::Display); 3] = [
-            ("n", &(i + 1)),
-            ("response", &response),
-            ("cost", &float(r.cost.0)),
-        ];
-        out += &format!("    {}\n", tr("scenario.send", &args));
-    }
-    out += &format!(
-        "    {}\n",
-        tr("scenario.later", &[("cost", &float(s.fallback.cost.0))])
-    );
-    let list = |xs: &[lab_wire::F64]| xs.iter().map(|x| float(x.0)).collect::<Vec<_>>().join(", ");
-    out += &format!(
-        "    {}",
-        tr("scenario.fractions", &[("list", &list(&s.fractions))])
-    );
-    if s.oversleep.iter().any(|x| x.0 != 0.0) {
-        out += &format!(
-            "\n    {}",
-            tr("scenario.oversleep", &[("list", &list(&s.oversleep))])
-        );
-    }
-    out
+/// A call of step `step` as Rust source, through the step's own view.
+pub fn call(step: &str, c: &Call) -> String {
+    crate::suites::step(step).show_call(c)
 }
 
 pub fn expected(e: &Expect) -> String {
@@ -114,7 +24,7 @@ pub fn expected(e: &Expect) -> String {
         Expect::Checked(Some(x)) => format!("Ok({})", float(*x)),
         Expect::Checked(None) => t("fail.err"),
         Expect::Trace { ending, .. } => ending_text(ending),
-        Expect::Json { step, value } => json_value(step, value),
+        Expect::Json { step, value } => crate::suites::step(step).show_json(value),
     }
 }
 
@@ -227,14 +137,9 @@ pub fn timeline(
     lines.join("\n")
 }
 
-/// An advanced step's value, through that step's view.
-fn json_value(step: &str, value: &serde_json::Value) -> String {
-    crate::suites::view(step).map_or_else(|| value.to_string(), |v| (v.value)(value))
-}
-
 pub fn fault(f: &Fault, step: &str, function: &str, limits: &Limits) -> String {
     match f {
-        Fault::Wrong(Value::Json { value }) => json_value(step, value),
+        Fault::Wrong(Value::Json { value }) => crate::suites::step(step).show_json(value),
         Fault::Wrong(v) => value(v),
         Fault::NotImplemented => tr(
             "fault.todo",
@@ -298,7 +203,11 @@ pub fn failure(check: &Check, f: &Fault, step: &str, function: &str, limits: &Li
             text
         }
     };
-    let mut out = format!("{}{}\n", label(&labels[0]), lines(call(&check.call)));
+    let mut out = format!(
+        "{}{}\n",
+        label(&labels[0]),
+        lines(call(check.step, &check.call))
+    );
     out += &format!("{}{}\n", label(&labels[1]), lines(expected(&check.expect)));
     out += &format!(
         "{}{}",
@@ -308,10 +217,7 @@ pub fn failure(check: &Check, f: &Fault, step: &str, function: &str, limits: &Li
     if let (Expect::Trace { events, ending }, Fault::Wrong(Value::Trace { trace })) =
         (&check.expect, f)
     {
-        let times = match &check.call {
-            Call::Execute { scenario } => crate::oracle::execute_timed(scenario).2,
-            _ => Vec::new(),
-        };
+        let times = crate::suites::step(check.step).times(&check.call);
         out += "\n";
         out += &timeline(events, ending, trace, &times);
     }
@@ -330,12 +236,12 @@ mod tests {
             base: F64(0.5),
             cap: F64(f64::NAN),
         };
-        assert_eq!(call(&c), "backoff(31, 0.5, f64::NAN)");
+        assert_eq!(call("04", &c), "backoff(31, 0.5, f64::NAN)");
         let w = Call::WaitDelay {
             local: F64(-0.0),
             retry_after: Some("5\n".into()),
         };
-        assert_eq!(call(&w), "wait_delay(-0.0, Some(\"5\\n\"))");
+        assert_eq!(call("06", &w), "wait_delay(-0.0, Some(\"5\\n\"))");
     }
 
     #[test]

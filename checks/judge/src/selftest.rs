@@ -12,7 +12,7 @@ use crate::evaluate::StepResult;
 use crate::limits::Limits;
 use crate::sections::splice;
 use crate::status;
-use crate::suites::{is_advanced, STEPS};
+use crate::suites::{is_advanced, span};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -188,11 +188,11 @@ fn failed_clauses(results: &[StepResult]) -> Vec<String> {
 }
 
 fn core_steps() -> Vec<&'static str> {
-    STEPS.iter().map(|(s, _)| *s).collect()
+    crate::suites::core_ids()
 }
 
 fn advanced_steps() -> Vec<&'static str> {
-    crate::suites::ADVANCED.iter().map(|(s, _)| *s).collect()
+    crate::suites::advanced_ids()
 }
 
 /// A subject's files, read (an advanced mutant or alternative spliced into
@@ -326,19 +326,19 @@ fn examine(
     }
 }
 
-/// "01–13", "09–13", "01–08".
-fn span(steps: &[&str]) -> String {
-    match (steps.first(), steps.last()) {
-        (Some(a), Some(b)) if a != b => format!("{a}–{b}"),
-        (Some(a), _) => a.to_string(),
-        _ => String::new(),
-    }
-}
-
 pub fn run(root: &Path, args: &SelftestArgs) -> u8 {
     let seed = args.seed.unwrap_or_else(crate::rng::fresh_seed);
     let rerun = format!("./lab.sh selftest --seed {seed}");
     println!("selftest seed {seed} — rerun exactly with: {rerun}");
+    let problems = crate::audit::problems(root);
+    for problem in &problems {
+        println!("registry check: {problem}");
+    }
+    if !problems.is_empty() {
+        println!("{} passed, {} failed", 0, problems.len());
+        return status::FAILED;
+    }
+    println!("registry check: every registered step has its files, and no file is stray");
     let subjects = subjects(root, args, seed);
     let total = subjects.len();
     let mut findings = Vec::new();

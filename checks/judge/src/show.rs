@@ -13,3 +13,11 @@ pub fn float(x: f64) -> String {
         format!("{x:?}")
     }
 }
+
+/// An optional text as Rust source: `Some("…")` or `None`.
+pub fn opt_str(s: &Option<String>) -> String {
+    match s {
+        Some(s) => format!("Some({s:?})"),
+        None => "None".into(),
+    }
+}

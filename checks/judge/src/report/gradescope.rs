@@ -95,8 +95,11 @@ fn overview(s: &SubmissionReport, seed: &str) -> String {
                     text += &format!(" Bonus from the advanced steps: +{}.", s.bonus)
                 }
                 AdvancedBuild::Failed => {
-                    text += " The advanced file (advanced.rs) does not compile, so steps 09-13 \
-                             were not checked. The compiler's first errors:\n";
+                    text += &format!(
+                        " The advanced file (advanced.rs) does not compile, so steps {} \
+                         were not checked. The compiler's first errors:\n",
+                        crate::suites::range(crate::suites::Track::Advanced).replace('–', "-")
+                    );
                     text += s
                         .advanced_build_errors
                         .as_deref()

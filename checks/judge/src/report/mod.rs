@@ -40,7 +40,7 @@ pub enum Build {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum AdvancedBuild {
-    /// No advanced.rs: steps 09–13 are not attempted.
+    /// No advanced.rs: the advanced steps are not attempted.
     #[default]
     Absent,
     Ok,
@@ -76,11 +76,11 @@ pub struct SubmissionReport {
     /// Why a person must look at this submission, when `build` is `error`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub review: Option<String>,
-    /// Points of the core steps 01–08 that pass.
+    /// Points of the core steps that pass.
     pub score: u32,
-    /// Points of the core steps 01–08.
+    /// Points of the core steps.
     pub max_score: u32,
-    /// Points of the advanced (bonus) steps 09–13 that pass; never part of
+    /// Points of the advanced (bonus) steps that pass; never part of
     /// `score`, so `score <= max_score` always holds.
     #[serde(default)]
     pub bonus: u32,
@@ -90,7 +90,7 @@ pub struct SubmissionReport {
     /// The compiler's first errors when `advanced_build` is `failed`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub advanced_build_errors: Option<String>,
-    /// In step order: 01–08, then 09–13.
+    /// In step order: the core steps, then the advanced ones.
     pub steps: Vec<StepReport>,
     /// Wall time of building and checking this submission.
     pub seconds: f64,

@@ -219,9 +219,10 @@ pub fn summary_md(file: &SummaryFile) -> String {
         md_cell(&file.seed)
     ));
     if has_advanced(&steps) {
-        out.push_str(
-            "Steps 09–13 are bonus steps (+N after the score): – not attempted (no advanced.rs).\n",
-        );
+        out.push_str(&format!(
+            "Steps {} are bonus steps (+N after the score): – not attempted (no advanced.rs).\n",
+            crate::suites::range(crate::suites::Track::Advanced)
+        ));
     }
     out
 }

@@ -1,27 +1,11 @@
-//! The hand-written case tables in fixtures/cases, embedded at build time so
-//! the judge needs no files at run time. Floats are written as Rust text.
+//! Reading the hand-written case tables of fixtures/cases, which the
+//! registry embeds at build time so the judge needs no files at run time. Floats are written as Rust text.
 
 use serde_json::Value;
 
 pub fn table(step: &str) -> Vec<Value> {
-    let text = match step {
-        "01" => include_str!("../../../../fixtures/cases/01.json"),
-        "02" => include_str!("../../../../fixtures/cases/02.json"),
-        "03" => include_str!("../../../../fixtures/cases/03.json"),
-        "04" => include_str!("../../../../fixtures/cases/04.json"),
-        "05" => include_str!("../../../../fixtures/cases/05.json"),
-        "06" => include_str!("../../../../fixtures/cases/06.json"),
-        "07" => include_str!("../../../../fixtures/cases/07.json"),
-        "08" => include_str!("../../../../fixtures/cases/08.json"),
-        "09" => include_str!("../../../../fixtures/cases/09.json"),
-        "10" => include_str!("../../../../fixtures/cases/10.json"),
-        "11" => include_str!("../../../../fixtures/cases/11.json"),
-        "12" => include_str!("../../../../fixtures/cases/12.json"),
-        "13" => include_str!("../../../../fixtures/cases/13.json"),
-        _ => "{\"cases\":[]}",
-    };
-    let doc: Value =
-        serde_json::from_str(text).unwrap_or_else(|e| panic!("fixtures/cases/{step}.json: {e}"));
+    let doc: Value = serde_json::from_str(super::entry(step).table)
+        .unwrap_or_else(|e| panic!("fixtures/cases/{step}.json: {e}"));
     doc["cases"].as_array().cloned().unwrap_or_default()
 }
 

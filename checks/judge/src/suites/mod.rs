@@ -1,94 +1,220 @@
-//! The contract suites: eight core steps and five advanced ones. A suite is a list of clauses (one trial each);
+//! The steps' registry and their contract suites. A suite is a list of
+//! clauses (one trial each);
 //! a clause is a list of checks: the hand-written table's cases first, then
 //! the generated ones, so the smallest failing input is shown first.
 
 mod fixture;
-mod s01;
-mod s02;
-mod s03;
-mod s04;
-mod s05;
-mod s06;
-mod s07;
-mod s08;
-mod s09;
-mod s10;
-mod s11;
-mod s12;
-mod s13;
 
 use crate::rng::Gen;
 use lab_wire::{Call, Ending, Event};
 
-/// The steps, in order, with the learner function each one checks.
-pub const STEPS: [(&str, &str); 8] = [
-    ("01", "retryable"),
-    ("02", "replay_safe"),
-    ("03", "remaining"),
-    ("04", "backoff"),
-    ("05", "jitter"),
-    ("06", "wait_delay"),
-    ("07", "can_attempt"),
-    ("08", "execute"),
-];
+/// Which of the learner's files a step lives in, and how it counts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Track {
+    /// Steps of `student/src/lib.rs`, scored.
+    Core,
+    /// Bonus steps of `student/src/advanced.rs`, checked once that file exists.
+    Advanced,
+}
 
-/// The advanced (bonus) steps, with the learner items each one checks.
-/// They are checked only when the learner has a `student/src/advanced.rs`.
-pub const ADVANCED: [(&str, &str); 5] = [
-    ("09", "Deadline"),
-    ("10", "parse_retry_after"),
-    ("11", "admit, execute_admitted"),
-    ("12", "sleep_at_least"),
-    ("13", "Gate, fan_out"),
-];
+impl Track {
+    /// The learner's file the track's steps live in.
+    pub fn file(self) -> &'static str {
+        match self {
+            Track::Core => "student/src/lib.rs",
+            Track::Advanced => "student/src/advanced.rs",
+        }
+    }
+}
+
+/// One step of the lab: what the judge checks of it, and how it shows a
+/// case to a learner. Each step's folder implements it; [`REGISTRY`] lists
+/// them. Rendering, verdicts and shrinking reach a step only through here.
+pub trait Step: Sync {
+    /// The step's clauses and checks for one run: the hand-written table's
+    /// cases first, then the generated ones.
+    fn build(&self, g: &mut Gen) -> Builder;
+    /// A call of this step as the learner reads it (Rust source; an
+    /// advanced script may take several lines).
+    fn show_call(&self, call: &Call) -> String;
+    /// An advanced step: whether the observed JSON is the expected one.
+    fn same_json(&self, _expected: &serde_json::Value, _got: &serde_json::Value) -> bool {
+        false
+    }
+    /// An advanced step: an expected or observed value, as the learner reads it.
+    fn show_json(&self, value: &serde_json::Value) -> String {
+        value.to_string()
+    }
+    /// Simpler calls to try in place of a failing generated one, each
+    /// differing in one argument (none: shown as generated).
+    fn shrink(&self, _call: &Call) -> Vec<Call> {
+        Vec::new()
+    }
+    /// What the oracle expects of a call that [`Step::shrink`] made.
+    fn expect(&self, _call: &Call) -> Option<Expect> {
+        None
+    }
+    /// The times of a timeline's expected events, for steps that have one.
+    fn times(&self, _call: &Call) -> Vec<f64> {
+        Vec::new()
+    }
+}
+
+/// A registered step: its number, the learner items it checks, its track,
+/// its code and its data files (embedded at build time).
+pub struct Entry {
+    pub id: &'static str,
+    pub items: &'static str,
+    pub track: Track,
+    pub step: &'static dyn Step,
+    /// `fixtures/cases/NN.json`: the hand-written table.
+    pub table: &'static str,
+    /// `fixtures/i18n/{en,zh}/NN.json`: the step's words (clause names…).
+    pub words: [&'static str; 2],
+}
+
+/// One registry line: `step!(id, items, track, module)`. The module is the
+/// step's folder, `suites/sNN/`, whose `ThisStep` implements [`Step`].
+macro_rules! steps {
+    ($(($id:literal, $items:literal, $track:ident, $module:ident),)*) => {
+        $(mod $module;)*
+        /// Every step of the lab, in order. Nothing else in the judge names
+        /// a step, counts them or writes a range of them.
+        pub static REGISTRY: &[Entry] = &[$(Entry {
+            id: $id,
+            items: $items,
+            track: Track::$track,
+            step: &$module::ThisStep,
+            table: include_str!(concat!("../../../../fixtures/cases/", $id, ".json")),
+            words: [
+                include_str!(concat!("../../../../fixtures/i18n/en/", $id, ".json")),
+                include_str!(concat!("../../../../fixtures/i18n/zh/", $id, ".json")),
+            ],
+        },)*];
+    };
+}
+
+steps! {
+    ("01", "retryable", Core, s01),
+    ("02", "replay_safe", Core, s02),
+    ("03", "remaining", Core, s03),
+    ("04", "backoff", Core, s04),
+    ("05", "jitter", Core, s05),
+    ("06", "wait_delay", Core, s06),
+    ("07", "can_attempt", Core, s07),
+    ("08", "execute", Core, s08),
+    ("09", "Deadline", Advanced, s09),
+    ("10", "parse_retry_after", Advanced, s10),
+    ("11", "admit, execute_admitted", Advanced, s11),
+    ("12", "sleep_at_least", Advanced, s12),
+    ("13", "Gate, fan_out", Advanced, s13),
+}
+
+/// The registered step `id`; an id that is not registered is a kit bug
+/// (every id comes from [`parse_step`] or the registry itself).
+pub fn entry(id: &str) -> &'static Entry {
+    REGISTRY
+        .iter()
+        .find(|e| e.id == id)
+        .unwrap_or_else(|| panic!("step {id} is not registered"))
+}
+
+/// The code of step `id`.
+pub fn step(id: &str) -> &'static dyn Step {
+    entry(id).step
+}
+
+/// The steps of one track, with the learner items each checks.
+pub fn track(track: Track) -> impl Iterator<Item = (&'static str, &'static str)> {
+    REGISTRY
+        .iter()
+        .filter(move |e| e.track == track)
+        .map(|e| (e.id, e.items))
+}
+
+/// The core steps' numbers, in order.
+pub fn core_ids() -> Vec<&'static str> {
+    track(Track::Core).map(|(s, _)| s).collect()
+}
+
+/// The advanced steps' numbers, in order.
+pub fn advanced_ids() -> Vec<&'static str> {
+    track(Track::Advanced).map(|(s, _)| s).collect()
+}
+
+/// A track's steps as a range for a learner to read, such as "01–08".
+pub fn range(t: Track) -> String {
+    span(&track(t).map(|(s, _)| s).collect::<Vec<_>>())
+}
+
+/// Consecutive steps as a range: the first and the last, or the one.
+pub fn span(steps: &[&str]) -> String {
+    match (steps.first(), steps.last()) {
+        (Some(a), Some(b)) if a != b => format!("{a}–{b}"),
+        (Some(a), _) => a.to_string(),
+        _ => String::new(),
+    }
+}
+
+/// The registry's figures that messages speak of: `core` and `advanced`
+/// (ranges such as "01–08"), `first` and `last` (step numbers), `count`
+/// (advanced steps) and `first_advanced` (as a learner types it: "9").
+pub fn figures() -> Vec<(&'static str, String)> {
+    let first = REGISTRY.first().map_or("", |e| e.id);
+    let last = REGISTRY.last().map_or("", |e| e.id);
+    let advanced = advanced_ids();
+    let typed = advanced
+        .first()
+        .map_or(String::new(), |s| s.trim_start_matches('0').to_string());
+    vec![
+        ("core", range(Track::Core)),
+        ("advanced", range(Track::Advanced)),
+        ("first", first.to_string()),
+        ("last", last.to_string()),
+        ("count", advanced.len().to_string()),
+        ("first_advanced", typed),
+    ]
+}
+
+/// The message `key` with the registry's [`figures`] and `args` filled in.
+pub fn tr_steps(key: &str, args: &[(&str, &dyn std::fmt::Display)]) -> String {
+    let figures = figures();
+    let mut all: Vec<(&str, &dyn std::fmt::Display)> = args.to_vec();
+    all.extend(
+        figures
+            .iter()
+            .map(|(k, v)| (*k, v as &dyn std::fmt::Display)),
+    );
+    crate::catalog::tr(key, &all)
+}
+
+/// Every step's words in `lang` (0: English, 1: Chinese), for the catalog.
+pub fn words(lang: usize) -> Vec<&'static str> {
+    REGISTRY.iter().map(|e| e.words[lang]).collect()
+}
 
 pub fn is_advanced(step: &str) -> bool {
-    ADVANCED.iter().any(|(s, _)| *s == step)
+    REGISTRY
+        .iter()
+        .any(|e| e.id == step && e.track == Track::Advanced)
 }
 
 /// Every step, core then advanced.
 pub fn all_steps() -> impl Iterator<Item = (&'static str, &'static str)> {
-    STEPS.iter().chain(ADVANCED.iter()).copied()
+    REGISTRY.iter().map(|e| (e.id, e.items))
 }
 
 /// The learner items a step checks, as shown in trial names.
 pub fn function_of(step: &str) -> &'static str {
-    all_steps()
-        .find(|(s, _)| *s == step)
-        .map_or("?", |(_, f)| f)
+    REGISTRY
+        .iter()
+        .find(|e| e.id == step)
+        .map_or("?", |e| e.items)
 }
 
 /// The learner's file a step lives in.
 pub fn file_of(step: &str) -> &'static str {
-    if is_advanced(step) {
-        "student/src/advanced.rs"
-    } else {
-        "student/src/lib.rs"
-    }
-}
-
-/// How the judge reads one advanced step's JSON: each advanced suite module
-/// provides these, next to its `build`.
-pub struct View {
-    /// Whether an observed value is the expected one.
-    pub same: fn(expected: &serde_json::Value, got: &serde_json::Value) -> bool,
-    /// A script or call, as the learner reads it (Rust-like, may be several lines).
-    pub input: fn(&serde_json::Value) -> String,
-    /// An expected or observed value, as the learner reads it.
-    pub value: fn(&serde_json::Value) -> String,
-}
-
-/// The view of an advanced step; `None` for a core step.
-pub fn view(step: &str) -> Option<View> {
-    let view = |same, input, value| View { same, input, value };
-    Some(match step {
-        "09" => view(s09::same, s09::show_input, s09::show_value),
-        "10" => view(s10::same, s10::show_input, s10::show_value),
-        "11" => view(s11::same, s11::show_input, s11::show_value),
-        "12" => view(s12::same, s12::show_input, s12::show_value),
-        "13" => view(s13::same, s13::show_input, s13::show_value),
-        _ => return None,
-    })
+    entry(step).track.file()
 }
 
 /// The protocol call of one advanced script.
@@ -114,7 +240,7 @@ pub enum Expect {
         ending: Ending,
     },
     /// What an advanced step's script must observe, judged by the step's
-    /// [`View::same`].
+    /// [`Step::same_json`].
     Json {
         step: &'static str,
         value: serde_json::Value,
@@ -123,6 +249,8 @@ pub enum Expect {
 
 #[derive(Debug, Clone)]
 pub struct Check {
+    /// The step whose call this is.
+    pub step: &'static str,
     pub call: Call,
     pub expect: Expect,
 }
@@ -163,7 +291,11 @@ impl Builder {
     pub fn add(&mut self, key: &str, call: Call, expect: Expect) {
         let full = format!("{}/{key}", self.step);
         match self.clauses.iter_mut().find(|c| c.key == full) {
-            Some(clause) => clause.checks.push(Check { call, expect }),
+            Some(clause) => clause.checks.push(Check {
+                step: self.step,
+                call,
+                expect,
+            }),
             None => panic!("clause {full} is not declared"),
         }
     }
@@ -198,7 +330,7 @@ impl Builder {
     }
 }
 
-/// Normalises a step argument: "4", "04" → "04"; "9" … "13" are advanced.
+/// Normalises a step argument: "4", "04" → "04".
 pub fn parse_step(text: &str) -> Option<&'static str> {
     let n: u8 = text.parse().ok()?;
     all_steps()
@@ -208,29 +340,58 @@ pub fn parse_step(text: &str) -> Option<&'static str> {
 
 /// Builds one step's suite for a run's seed.
 pub fn build(step: &str, seed: u64) -> Suite {
+    let entry = entry(step);
     let mut g = Gen::fork(seed, step);
-    let (b, function) = match step {
-        "01" => (s01::build(&mut g), "retryable"),
-        "02" => (s02::build(&mut g), "replay_safe"),
-        "03" => (s03::build(&mut g), "remaining"),
-        "04" => (s04::build(&mut g), "backoff"),
-        "05" => (s05::build(&mut g), "jitter"),
-        "06" => (s06::build(&mut g), "wait_delay"),
-        "07" => (s07::build(&mut g), "can_attempt"),
-        "08" => (s08::build(&mut g), "execute"),
-        "09" => (s09::build(&mut g), function_of("09")),
-        "10" => (s10::build(&mut g), function_of("10")),
-        "11" => (s11::build(&mut g), function_of("11")),
-        "12" => (s12::build(&mut g), function_of("12")),
-        "13" => (s13::build(&mut g), function_of("13")),
-        other => unreachable!("step {other} was validated by the caller"),
-    };
-    b.finish(function)
+    entry.step.build(&mut g).finish(entry.items)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::catalog::{whole, Lang};
+
+    #[test]
+    fn both_languages_have_exactly_the_same_keys() {
+        let (en, zh) = (whole(Lang::En, &words(0)), whole(Lang::Zh, &words(1)));
+        let only_en: Vec<_> = en.keys().filter(|k| !zh.contains_key(*k)).collect();
+        let only_zh: Vec<_> = zh.keys().filter(|k| !en.contains_key(*k)).collect();
+        assert!(
+            only_en.is_empty() && only_zh.is_empty(),
+            "only en: {only_en:?}; only zh: {only_zh:?}"
+        );
+    }
+
+    #[test]
+    fn placeholders_agree_between_languages() {
+        let names = |s: &str| -> Vec<String> {
+            let mut v: Vec<String> = s
+                .split('{')
+                .skip(1)
+                .filter_map(|p| p.split_once('}'))
+                .map(|(n, _)| n.to_string())
+                .collect();
+            v.sort();
+            v
+        };
+        let (en, zh) = (whole(Lang::En, &words(0)), whole(Lang::Zh, &words(1)));
+        for (k, v) in &en {
+            assert_eq!(names(v), names(&zh[k]), "{k}");
+        }
+    }
+
+    #[test]
+    fn every_clause_has_a_name() {
+        let en = whole(Lang::En, &words(0));
+        for (step, _) in all_steps() {
+            for clause in build(step, 1).clauses {
+                assert!(
+                    en.contains_key(&format!("clause.{}", clause.key)),
+                    "{}",
+                    clause.key
+                );
+            }
+        }
+    }
 
     #[test]
     fn every_suite_builds_and_every_clause_has_checks() {
@@ -261,8 +422,10 @@ mod tests {
         assert_eq!(parse_step("4"), Some("04"));
         assert_eq!(parse_step("08"), Some("08"));
         assert_eq!(parse_step("9"), Some("09"));
-        assert_eq!(parse_step("13"), Some("13"));
-        assert_eq!(parse_step("14"), None);
+        let last = REGISTRY.last().unwrap().id;
+        assert_eq!(parse_step(last), Some(last));
+        let past = (last.parse::<u8>().unwrap() + 1).to_string();
+        assert_eq!(parse_step(&past), None);
         assert_eq!(parse_step("0"), None);
         assert_eq!(parse_step("x"), None);
     }

@@ -1,6 +1,8 @@
 //! Step 06 wait_delay: the table, then random Retry-After texts built from
 //! digit strings, half of them spoiled in ways the contract rejects.
 
+mod view;
+
 use super::{fixture, Builder, Expect};
 use crate::oracle;
 use crate::rng::Gen;
@@ -82,4 +84,22 @@ pub fn build(g: &mut Gen) -> Builder {
         );
     }
     b
+}
+
+/// Step 06 in the registry.
+pub struct ThisStep;
+
+impl super::Step for ThisStep {
+    fn build(&self, g: &mut Gen) -> Builder {
+        build(g)
+    }
+    fn show_call(&self, call: &Call) -> String {
+        view::show_call(call)
+    }
+    fn shrink(&self, call: &Call) -> Vec<Call> {
+        view::shrink(call)
+    }
+    fn expect(&self, call: &Call) -> Option<Expect> {
+        view::expect(call)
+    }
 }

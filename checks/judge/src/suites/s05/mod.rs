@@ -1,5 +1,7 @@
 //! Step 05 jitter: the table, then random delays and fractions.
 
+mod view;
+
 use super::{fixture, Builder, Expect};
 use crate::oracle;
 use crate::rng::Gen;
@@ -43,4 +45,22 @@ pub fn build(g: &mut Gen) -> Builder {
         );
     }
     b
+}
+
+/// Step 05 in the registry.
+pub struct ThisStep;
+
+impl super::Step for ThisStep {
+    fn build(&self, g: &mut Gen) -> Builder {
+        build(g)
+    }
+    fn show_call(&self, call: &Call) -> String {
+        view::show_call(call)
+    }
+    fn shrink(&self, call: &Call) -> Vec<Call> {
+        view::shrink(call)
+    }
+    fn expect(&self, call: &Call) -> Option<Expect> {
+        view::expect(call)
+    }
 }

@@ -3,6 +3,8 @@
 //! Every generated scenario ends for a correct implementation: replies run
 //! out into a final 200.
 
+mod view;
+
 use super::{fixture, Builder, Expect};
 use crate::oracle;
 use crate::rng::Gen;
@@ -402,4 +404,25 @@ fn random_plan(g: &mut Gen) -> Plan {
         });
     }
     p
+}
+
+/// Step 08 in the registry.
+pub struct ThisStep;
+
+impl super::Step for ThisStep {
+    fn build(&self, g: &mut Gen) -> Builder {
+        build(g)
+    }
+    fn show_call(&self, call: &Call) -> String {
+        view::show_call(call)
+    }
+    fn shrink(&self, call: &Call) -> Vec<Call> {
+        view::shrink(call)
+    }
+    fn expect(&self, call: &Call) -> Option<Expect> {
+        view::expect(call)
+    }
+    fn times(&self, call: &Call) -> Vec<f64> {
+        view::times(call)
+    }
 }

@@ -384,6 +384,27 @@ pub fn show_value(value: &Value) -> String {
     }
 }
 
+/// Step 09 in the registry.
+pub struct ThisStep;
+
+impl super::Step for ThisStep {
+    fn build(&self, g: &mut Gen) -> Builder {
+        build(g)
+    }
+    fn show_call(&self, call: &lab_wire::Call) -> String {
+        match call {
+            lab_wire::Call::Advanced { input, .. } => show_input(input),
+            other => format!("{other:?}"),
+        }
+    }
+    fn same_json(&self, expected: &serde_json::Value, got: &serde_json::Value) -> bool {
+        same(expected, got)
+    }
+    fn show_json(&self, value: &serde_json::Value) -> String {
+        show_value(value)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,5 +1,7 @@
 //! Step 01 retryable: the table, then every u16.
 
+mod view;
+
 use super::{fixture, Builder, Expect};
 use crate::oracle;
 use crate::rng::Gen;
@@ -25,4 +27,16 @@ pub fn build(_g: &mut Gen) -> Builder {
         b.add(key, Call::Retryable { status }, Expect::Bool(expect));
     }
     b
+}
+
+/// Step 01 in the registry.
+pub struct ThisStep;
+
+impl super::Step for ThisStep {
+    fn build(&self, g: &mut Gen) -> Builder {
+        build(g)
+    }
+    fn show_call(&self, call: &Call) -> String {
+        view::show_call(call)
+    }
 }

@@ -849,6 +849,27 @@ pub fn show_value(value: &Value) -> String {
     }
 }
 
+/// Step 10 in the registry.
+pub struct ThisStep;
+
+impl super::Step for ThisStep {
+    fn build(&self, g: &mut Gen) -> Builder {
+        build(g)
+    }
+    fn show_call(&self, call: &lab_wire::Call) -> String {
+        match call {
+            lab_wire::Call::Advanced { input, .. } => show_input(input),
+            other => format!("{other:?}"),
+        }
+    }
+    fn same_json(&self, expected: &serde_json::Value, got: &serde_json::Value) -> bool {
+        same(expected, got)
+    }
+    fn show_json(&self, value: &serde_json::Value) -> String {
+        show_value(value)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -877,7 +898,7 @@ mod tests {
         let b = build(&mut g);
         let mut out = Vec::new();
         for clause in b.finish("parse_retry_after").clauses {
-            for Check { call, expect } in clause.checks {
+            for Check { call, expect, .. } in clause.checks {
                 let (Call::Advanced { input, .. }, Expect::Json { value, .. }) = (call, expect)
                 else {
                     panic!("step 10 makes advanced calls only");
