@@ -24,7 +24,7 @@ pub fn expected(e: &Expect) -> String {
         Expect::Checked(Some(x)) => format!("Ok({})", float(*x)),
         Expect::Checked(None) => t("fail.err"),
         Expect::Trace { ending, .. } => ending_text(ending),
-        Expect::Json { step, value } => crate::suites::step(step).show_json(value),
+        Expect::Script(e) => e.show(),
     }
 }
 

@@ -7,6 +7,7 @@ mod fixture;
 
 use crate::rng::Gen;
 use lab_wire::{Call, Ending, Event};
+use std::sync::Arc;
 
 /// Which of the learner's files a step lives in, and how it counts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -37,11 +38,8 @@ pub trait Step: Sync {
     /// A call of this step as the learner reads it (Rust source; an
     /// advanced script may take several lines).
     fn show_call(&self, call: &Call) -> String;
-    /// An advanced step: whether the observed JSON is the expected one.
-    fn same_json(&self, _expected: &serde_json::Value, _got: &serde_json::Value) -> bool {
-        false
-    }
-    /// An advanced step: an expected or observed value, as the learner reads it.
+    /// An advanced step: a runner's answer, as the learner reads it (see
+    /// [`show_answer`]).
     fn show_json(&self, value: &serde_json::Value) -> String {
         value.to_string()
     }
@@ -239,12 +237,59 @@ pub enum Expect {
         events: Vec<Event>,
         ending: Ending,
     },
-    /// What an advanced step's script must observe, judged by the step's
-    /// [`Step::same_json`].
-    Json {
-        step: &'static str,
-        value: serde_json::Value,
-    },
+    /// What an advanced step's script must observe, in the step's own type.
+    Script(Arc<dyn Expectation>),
+}
+
+/// An advanced step's observation type: how an expected one compares with
+/// a runner's answer, and how one reads. Expectations keep this type from
+/// the model to the verdict; JSON is only the runner's answer, read once.
+pub trait Observable:
+    serde::de::DeserializeOwned + std::fmt::Debug + Send + Sync + 'static
+{
+    /// Whether `got` is this expected observation.
+    fn same(&self, got: &Self) -> bool;
+    /// As the learner reads it.
+    fn show(&self) -> String;
+}
+
+/// An [`Observable`] with its type erased, so that [`Expect`] is one type.
+pub trait Expectation: std::fmt::Debug + Send + Sync {
+    /// Whether the runner's answer, as it came over the wire, is this one.
+    fn matches(&self, got: &serde_json::Value) -> bool;
+    fn show(&self) -> String;
+    /// The typed observation, for a step's own tests.
+    fn as_any(&self) -> &dyn std::any::Any;
+}
+
+impl<T: Observable> Expectation for T {
+    fn matches(&self, got: &serde_json::Value) -> bool {
+        read::<T>(got).is_some_and(|g| self.same(&g))
+    }
+    fn show(&self) -> String {
+        Observable::show(self)
+    }
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+}
+
+impl PartialEq for dyn Expectation {
+    fn eq(&self, other: &Self) -> bool {
+        self.show() == other.show()
+    }
+}
+
+/// A runner's answer read as a step's observation type: the one place where
+/// an advanced step's JSON becomes typed data.
+pub fn read<T: serde::de::DeserializeOwned>(value: &serde_json::Value) -> Option<T> {
+    T::deserialize(value).ok()
+}
+
+/// A runner's answer as the learner reads it: through its type when it reads
+/// as one, else as the JSON it is.
+pub fn show_answer<T: Observable>(value: &serde_json::Value) -> String {
+    read::<T>(value).map_or_else(|| value.to_string(), |o| o.show())
 }
 
 #[derive(Debug, Clone)]
@@ -300,25 +345,17 @@ impl Builder {
         }
     }
 
-    /// Adds a check of an advanced step: its script and what the script
-    /// must observe, both serialised as the step's JSON.
+    /// Adds a check of an advanced step: its script (serialised for the
+    /// runner) and what the script must observe (kept in its type).
     pub fn add_script(
         &mut self,
         key: &str,
         script: &impl serde::Serialize,
-        expected: &impl serde::Serialize,
+        expected: impl Observable,
     ) {
         let input = serde_json::to_value(script).expect("scripts serialise");
-        let value = serde_json::to_value(expected).expect("observations serialise");
         let call = advanced_call(self.step, input);
-        self.add(
-            key,
-            call,
-            Expect::Json {
-                step: self.step,
-                value,
-            },
-        );
+        self.add(key, call, Expect::Script(Arc::new(expected)));
     }
 
     fn finish(self, function: &'static str) -> Suite {

@@ -3,7 +3,7 @@
 //! once and then moves the clock and asks questions; the judge's model
 //! below answers them from `deadline = start + seconds`, fixed once.
 
-use super::{fixture, Builder};
+use super::{fixture, show_answer, Builder, Observable};
 use crate::rng::Gen;
 use crate::show::float;
 use lab_wire::scripts::s09::{Answer, Observed, Op, Script};
@@ -149,11 +149,11 @@ pub fn build(g: &mut Gen) -> Builder {
     let mut b = Builder::new(STEP, &keys);
     for case in fixture::table(STEP) {
         let (s, expect) = from_table(&case);
-        b.add_script(fixture::clause(&case), &s, &expect);
+        b.add_script(fixture::clause(&case), &s, expect);
     }
     let gen = |b: &mut Builder, key: &str, s: Script| {
         let expect = model(&s);
-        b.add_script(key, &s, &expect);
+        b.add_script(key, &s, expect);
     };
     for _ in 0..20 {
         let start = g.sixty_fourths(0, 64 * 1000);
@@ -305,10 +305,6 @@ pub fn build(g: &mut Gen) -> Builder {
     b
 }
 
-fn observed(v: &Value) -> Option<Observed> {
-    serde_json::from_value(v.clone()).ok()
-}
-
 fn same_answer(e: &Answer, g: &Answer) -> bool {
     match (e, g) {
         (Answer::Remaining { value: a }, Answer::Remaining { value: b }) => a.0 == b.0,
@@ -322,23 +318,41 @@ fn same_answer(e: &Answer, g: &Answer) -> bool {
     }
 }
 
-/// Floats with `==` (NaN never matches, -0.0 equals 0.0).
-pub fn same(expected: &Value, got: &Value) -> bool {
-    match (observed(expected), observed(got)) {
-        (Some(e), Some(g)) => match (&e.answers, &g.answers) {
+impl Observable for Observed {
+    /// Floats with `==` (NaN never matches, -0.0 equals 0.0).
+    fn same(&self, got: &Self) -> bool {
+        match (&self.answers, &got.answers) {
             (None, None) => true,
             (Some(a), Some(b)) => {
                 a.len() == b.len() && a.iter().zip(b).all(|(x, y)| same_answer(x, y))
             }
             (Some(_), None) | (None, Some(_)) => false,
-        },
-        _ => false,
+        }
+    }
+
+    /// The answers in order, as a list.
+    fn show(&self) -> String {
+        match &self.answers {
+            None => "Deadline::new → Err(InvalidArgument)".into(),
+            Some(answers) => {
+                let items: Vec<String> = answers
+                    .iter()
+                    .map(|a| match a {
+                        Answer::Remaining { value } => float(value.0),
+                        Answer::TimeoutFor { ok: Some(x) } => format!("Ok({})", float(x.0)),
+                        Answer::TimeoutFor { ok: None } => "Err(InvalidArgument)".into(),
+                        Answer::Expired { value } => value.to_string(),
+                    })
+                    .collect();
+                format!("Deadline::new → Ok; answers: [{}]", items.join(", "))
+            }
+        }
     }
 }
 
 /// The script as the Rust a learner would write to replay it.
 pub fn show_input(input: &Value) -> String {
-    let Ok(s) = serde_json::from_value::<Script>(input.clone()) else {
+    let Some(s) = super::read::<Script>(input) else {
         return input.to_string();
     };
     let mut lines = vec![
@@ -362,28 +376,6 @@ pub fn show_input(input: &Value) -> String {
     lines.join("\n")
 }
 
-/// The answers in order, as a list.
-pub fn show_value(value: &Value) -> String {
-    let Some(o) = observed(value) else {
-        return value.to_string();
-    };
-    match o.answers {
-        None => "Deadline::new → Err(InvalidArgument)".into(),
-        Some(answers) => {
-            let items: Vec<String> = answers
-                .iter()
-                .map(|a| match a {
-                    Answer::Remaining { value } => float(value.0),
-                    Answer::TimeoutFor { ok: Some(x) } => format!("Ok({})", float(x.0)),
-                    Answer::TimeoutFor { ok: None } => "Err(InvalidArgument)".into(),
-                    Answer::Expired { value } => value.to_string(),
-                })
-                .collect();
-            format!("Deadline::new → Ok; answers: [{}]", items.join(", "))
-        }
-    }
-}
-
 /// Step 09 in the registry.
 pub struct ThisStep;
 
@@ -397,11 +389,8 @@ impl super::Step for ThisStep {
             other => format!("{other:?}"),
         }
     }
-    fn same_json(&self, expected: &serde_json::Value, got: &serde_json::Value) -> bool {
-        same(expected, got)
-    }
     fn show_json(&self, value: &serde_json::Value) -> String {
-        show_value(value)
+        show_answer::<Observed>(value)
     }
 }
 
@@ -413,9 +402,7 @@ mod tests {
     fn the_model_agrees_with_every_table_case() {
         for case in fixture::table(STEP) {
             let (s, expect) = from_table(&case);
-            let e = serde_json::to_value(&expect).unwrap();
-            let m = serde_json::to_value(model(&s)).unwrap();
-            assert!(same(&e, &m), "{case}");
+            assert!(expect.same(&model(&s)), "{case}");
         }
     }
 
@@ -425,8 +412,7 @@ mod tests {
         let tolerant = Observed {
             answers: Some(vec![Answer::Expired { value: true }]),
         };
-        let e = serde_json::to_value(model(&s)).unwrap();
-        assert!(!same(&e, &serde_json::to_value(tolerant).unwrap()));
+        assert!(!model(&s).same(&tolerant));
     }
 
     #[test]
@@ -435,7 +421,6 @@ mod tests {
         let lazy = Observed {
             answers: Some(vec![Answer::Remaining { value: F64(5.0) }]),
         };
-        let e = serde_json::to_value(model(&s)).unwrap();
-        assert!(!same(&e, &serde_json::to_value(lazy).unwrap()));
+        assert!(!model(&s).same(&lazy));
     }
 }

@@ -12,7 +12,7 @@
 mod calendar;
 mod model;
 
-use super::{fixture, Builder};
+use super::{fixture, show_answer, Builder, Observable};
 use crate::rng::Gen;
 use calendar::{
     civil, days, is_leap, iso, month_length, weekday, year_length, year_of, DAY, LONG_DAYS,
@@ -31,7 +31,7 @@ const FORMS: [Form; 3] = [Form::Imf, Form::Rfc850, Form::Asctime];
 fn add(b: &mut Builder, key: &str, fields: Vec<String>, received: i64, expect: Observed) {
     let s = Script { fields, received };
     debug_assert_eq!(model::model(&s), expect, "10/{key}: {s:?}");
-    b.add_script(key, &s, &expect);
+    b.add_script(key, &s, expect);
 }
 
 fn from_table(case: &Value) -> (Script, Observed) {
@@ -759,15 +759,18 @@ pub fn build(g: &mut Gen) -> Builder {
     b
 }
 
-fn observed(v: &Value) -> Option<Observed> {
-    serde_json::from_value(v.clone()).ok()
-}
+impl Observable for Observed {
+    /// The exact `u32`, or the exact error variant.
+    fn same(&self, got: &Self) -> bool {
+        self == got
+    }
 
-/// The exact `u32`, or the exact error variant.
-pub fn same(expected: &Value, got: &Value) -> bool {
-    match (observed(expected), observed(got)) {
-        (Some(e), Some(g)) => e == g,
-        _ => false,
+    /// `Ok(n)` or `Err(RetryAfterError::Kind)`.
+    fn show(&self) -> String {
+        match self {
+            Observed::Ok { value } => format!("Ok({value})"),
+            Observed::Err { error } => format!("Err(RetryAfterError::{})", error.name()),
+        }
     }
 }
 
@@ -810,7 +813,7 @@ fn field_expr(text: &str) -> (String, bool) {
 
 /// The call as Rust a learner can paste, with the receipt time as a date.
 pub fn show_input(input: &Value) -> String {
-    let Ok(s) = serde_json::from_value::<Script>(input.clone()) else {
+    let Some(s) = super::read::<Script>(input) else {
         return input.to_string();
     };
     let mut lines = Vec::new();
@@ -840,15 +843,6 @@ pub fn show_input(input: &Value) -> String {
     lines.join("\n")
 }
 
-/// `Ok(n)` or `Err(RetryAfterError::Kind)`.
-pub fn show_value(value: &Value) -> String {
-    match observed(value) {
-        Some(Observed::Ok { value }) => format!("Ok({value})"),
-        Some(Observed::Err { error }) => format!("Err(RetryAfterError::{})", error.name()),
-        None => value.to_string(),
-    }
-}
-
 /// Step 10 in the registry.
 pub struct ThisStep;
 
@@ -862,11 +856,8 @@ impl super::Step for ThisStep {
             other => format!("{other:?}"),
         }
     }
-    fn same_json(&self, expected: &serde_json::Value, got: &serde_json::Value) -> bool {
-        same(expected, got)
-    }
     fn show_json(&self, value: &serde_json::Value) -> String {
-        show_value(value)
+        show_answer::<Observed>(value)
     }
 }
 
@@ -890,7 +881,7 @@ mod tests {
         assert_eq!(expected(&f("1, 2"), 0), Err(Kind::Syntax));
         assert_eq!(expected(&[], 0), Err(Kind::Missing));
     }
-    use crate::suites::{Check, Expect};
+    use crate::suites::{Check, Expect, Expectation, Step};
     use lab_wire::Call;
 
     fn scripts(seed: u64) -> Vec<(String, Script, Observed)> {
@@ -899,12 +890,12 @@ mod tests {
         let mut out = Vec::new();
         for clause in b.finish("parse_retry_after").clauses {
             for Check { call, expect, .. } in clause.checks {
-                let (Call::Advanced { input, .. }, Expect::Json { value, .. }) = (call, expect)
-                else {
+                let (Call::Advanced { input, .. }, Expect::Script(e)) = (call, expect) else {
                     panic!("step 10 makes advanced calls only");
                 };
                 let s: Script = serde_json::from_value(input).unwrap();
-                out.push((clause.key.clone(), s, observed(&value).unwrap()));
+                let o = *e.as_any().downcast_ref::<Observed>().unwrap();
+                out.push((clause.key.clone(), s, o));
             }
         }
         out
@@ -987,18 +978,17 @@ mod tests {
             fields: vec!["Sunday, 06-Nov-94 08:49:37 GMT".into()],
             received: 3_799_958_400,
         };
-        let e = serde_json::to_value(model::model(&s)).unwrap();
-        let fixed = serde_json::to_value(Observed::Ok { value: 0 }).unwrap();
-        assert!(!same(&e, &fixed));
+        let fixed = Observed::Ok { value: 0 };
+        assert!(!model::model(&s).same(&fixed));
         // A malformed value is never 0.
         let s = Script {
             fields: vec!["-0".into()],
             received: 0,
         };
-        let e = serde_json::to_value(model::model(&s)).unwrap();
-        assert!(!same(&e, &fixed));
-        assert!(same(&e, &serde_json::to_value(err(Kind::Syntax)).unwrap()));
-        assert!(!same(&e, &serde_json::json!("Syntax")));
+        let e = model::model(&s);
+        assert!(!e.same(&fixed));
+        assert!(e.matches(&serde_json::to_value(err(Kind::Syntax)).unwrap()));
+        assert!(!e.matches(&serde_json::json!("Syntax")));
     }
 
     #[test]
@@ -1014,7 +1004,7 @@ mod tests {
              parse_retry_after(&[f0.as_str(), \"5\"], 0) // received 1970-01-01T00:00:00Z"
         );
         assert_eq!(
-            show_value(&serde_json::to_value(err(Kind::InvalidDate)).unwrap()),
+            ThisStep.show_json(&serde_json::to_value(err(Kind::InvalidDate)).unwrap()),
             "Err(RetryAfterError::InvalidDate)"
         );
     }

@@ -8,7 +8,7 @@
 mod model;
 mod show;
 
-use super::{fixture, Builder};
+use super::{fixture, show_answer, Builder, Observable};
 use crate::rng::Gen;
 use lab_wire::scripts::s10::Kind;
 use lab_wire::scripts::s11::{
@@ -17,7 +17,7 @@ use lab_wire::scripts::s11::{
 use lab_wire::F64;
 use serde_json::Value;
 
-pub use show::{show_input, show_value};
+pub use show::show_input;
 
 const STEP: &str = "11";
 
@@ -92,7 +92,7 @@ fn add_admit(b: &mut Builder, key: &str, call: AdmitCall, expect: Decision) {
     b.add_script(
         key,
         &Script::Admit(call),
-        &Observed::Admit { decision: expect },
+        Observed::Admit { decision: expect },
     );
 }
 
@@ -338,7 +338,7 @@ fn add_execute(b: &mut Builder, key: &str, s: Scenario, events: Vec<Event>, endi
     b.add_script(
         key,
         &Script::Execute(s),
-        &Observed::Execute { events, ending },
+        Observed::Execute { events, ending },
     );
 }
 
@@ -905,10 +905,6 @@ pub fn build(g: &mut Gen) -> Builder {
 
 // ------------------------------------------------------------- judging
 
-fn observed(v: &Value) -> Option<Observed> {
-    serde_json::from_value(v.clone()).ok()
-}
-
 fn same_decision(e: &Decision, g: &Decision) -> bool {
     match (e, g) {
         (Decision::Retry { wait: a }, Decision::Retry { wait: b }) => a.0 == b.0,
@@ -939,23 +935,33 @@ fn same_event(e: &Event, g: &Event) -> bool {
     }
 }
 
-/// Floats with `==` (NaN never matches, -0.0 equals 0.0); event times ignored.
-pub fn same(expected: &Value, got: &Value) -> bool {
-    match (observed(expected), observed(got)) {
-        (Some(Observed::Admit { decision: a }), Some(Observed::Admit { decision: b })) => {
-            same_decision(&a, &b)
+impl Observable for Observed {
+    /// Floats with `==` (NaN never matches, -0.0 equals 0.0); event times ignored.
+    fn same(&self, got: &Self) -> bool {
+        match (self, got) {
+            (Observed::Admit { decision: a }, Observed::Admit { decision: b }) => {
+                same_decision(a, b)
+            }
+            (
+                Observed::Execute {
+                    events: e1,
+                    ending: n1,
+                },
+                Observed::Execute {
+                    events: e2,
+                    ending: n2,
+                },
+            ) => {
+                e1.len() == e2.len()
+                    && e1.iter().zip(e2).all(|(a, b)| same_event(a, b))
+                    && n1 == n2
+            }
+            (Observed::Admit { .. } | Observed::Execute { .. }, _) => false,
         }
-        (
-            Some(Observed::Execute {
-                events: e1,
-                ending: n1,
-            }),
-            Some(Observed::Execute {
-                events: e2,
-                ending: n2,
-            }),
-        ) => e1.len() == e2.len() && e1.iter().zip(&e2).all(|(a, b)| same_event(a, b)) && n1 == n2,
-        _ => false,
+    }
+
+    fn show(&self) -> String {
+        show::show_observed(self)
     }
 }
 
@@ -972,11 +978,8 @@ impl super::Step for ThisStep {
             other => format!("{other:?}"),
         }
     }
-    fn same_json(&self, expected: &serde_json::Value, got: &serde_json::Value) -> bool {
-        same(expected, got)
-    }
     fn show_json(&self, value: &serde_json::Value) -> String {
-        show_value(value)
+        show_answer::<Observed>(value)
     }
 }
 
@@ -985,26 +988,24 @@ mod tests {
     use super::*;
     use crate::suites::Expect;
 
-    fn expected_of(case: &Value) -> (Value, Value) {
+    fn expected_of(case: &Value) -> (Observed, Observed) {
         let mut g = Gen::new(1);
         if is_admit_row(case) {
             let (call, expect) = admit_from_table(case);
-            let e = serde_json::to_value(Observed::Admit { decision: expect }).unwrap();
-            let m = serde_json::to_value(Observed::Admit {
+            let e = Observed::Admit { decision: expect };
+            let m = Observed::Admit {
                 decision: model::admit(&call),
-            })
-            .unwrap();
+            };
             (e, m)
         } else {
             let (s, events, ending) = execute_from_table(&mut g, case);
             let run = model::execute(&s);
             assert!(!run.ambiguous, "{case}");
-            let e = serde_json::to_value(Observed::Execute { events, ending }).unwrap();
-            let m = serde_json::to_value(Observed::Execute {
+            let e = Observed::Execute { events, ending };
+            let m = Observed::Execute {
                 events: run.events,
                 ending: run.ending,
-            })
-            .unwrap();
+            };
             (e, m)
         }
     }
@@ -1013,7 +1014,7 @@ mod tests {
     fn the_model_agrees_with_every_table_case() {
         for case in fixture::table(STEP) {
             let (e, m) = expected_of(&case);
-            assert!(same(&e, &m), "{case}\nmodel: {}", show_value(&m));
+            assert!(e.same(&m), "{case}\nmodel: {}", m.show());
         }
     }
 
@@ -1038,7 +1039,11 @@ mod tests {
             .find(|c| fixture::clause(c) == "close-before-wait")
             .unwrap();
         let (e, _) = expected_of(&case);
-        let Some(Observed::Execute { mut events, ending }) = observed(&e) else {
+        let Observed::Execute {
+            mut events,
+            ending,
+        } = e.clone()
+        else {
             panic!("an execute case");
         };
         // The close moved after the sleep that follows it.
@@ -1047,8 +1052,8 @@ mod tests {
             .position(|x| matches!(x, Event::Close { .. }))
             .unwrap();
         events.swap(i, i + 1);
-        let late = serde_json::to_value(Observed::Execute { events, ending }).unwrap();
-        assert!(!same(&e, &late));
+        let late = Observed::Execute { events, ending };
+        assert!(!e.same(&late));
     }
 
     #[test]
@@ -1063,15 +1068,13 @@ mod tests {
             min_gap: F64(0.0),
             reserve: F64(1.0),
         };
-        let e = serde_json::to_value(Observed::Admit {
+        let e = Observed::Admit {
             decision: model::admit(&call),
-        })
-        .unwrap();
-        let wrong = serde_json::to_value(Observed::Admit {
+        };
+        let wrong = Observed::Admit {
             decision: Decision::Retry { wait: F64(1.0) },
-        })
-        .unwrap();
-        assert!(!same(&e, &wrong));
+        };
+        assert!(!e.same(&wrong));
     }
 
     #[test]
@@ -1114,7 +1117,10 @@ mod tests {
                     .checks
                     .iter()
                     .filter(|c| match &c.expect {
-                        Expect::Json { value, .. } => observed(value).is_some_and(|o| want(&o)),
+                        Expect::Script(e) => e
+                            .as_any()
+                            .downcast_ref::<Observed>()
+                            .is_some_and(want),
                         _ => false,
                     })
                     .count()

@@ -92,10 +92,10 @@ fn scenario(s: &Scenario) -> Vec<String> {
 
 /// The script as the Rust a learner would write to replay it.
 pub fn show_input(input: &Value) -> String {
-    match serde_json::from_value::<Script>(input.clone()) {
-        Ok(Script::Admit(c)) => admit_call(&c),
-        Ok(Script::Execute(s)) => scenario(&s).join("\n"),
-        Err(_) => input.to_string(),
+    match super::super::read::<Script>(input) {
+        Some(Script::Admit(c)) => admit_call(&c),
+        Some(Script::Execute(s)) => scenario(&s).join("\n"),
+        None => input.to_string(),
     }
 }
 
@@ -146,16 +146,13 @@ fn event(e: &Event) -> String {
 }
 
 /// A decision, or a run as a timeline (t = seconds since the clock's start).
-pub fn show_value(value: &Value) -> String {
-    let Ok(o) = serde_json::from_value::<Observed>(value.clone()) else {
-        return value.to_string();
-    };
+pub fn show_observed(o: &Observed) -> String {
     match o {
         Observed::Admit { decision } => match decision {
             Decision::Retry { wait } => {
                 format!("Ok(Admission::Retry {{ wait: {} }})", float(wait.0))
             }
-            Decision::Refuse { reason } => format!("Ok(Admission::Refuse({}))", stop(reason)),
+            Decision::Refuse { reason } => format!("Ok(Admission::Refuse({}))", stop(*reason)),
             Decision::InvalidArgument => "Err(InvalidArgument(_))".into(),
         },
         Observed::Execute { events, ending: e } => {
@@ -164,7 +161,7 @@ pub fn show_value(value: &Value) -> String {
                 lines.push(t("11.show.nothing"));
             }
             lines.extend(events.iter().map(event));
-            lines.push(format!("→ {}", ending(&e)));
+            lines.push(format!("→ {}", ending(e)));
             lines.join("\n")
         }
     }

@@ -5,7 +5,7 @@
 //! also says when a script makes two conditions hold whose order the
 //! contract leaves open (such scripts are never sent).
 
-use super::{fixture, Builder};
+use super::{fixture, show_answer, Builder, Observable};
 use crate::rng::Gen;
 use crate::show::float;
 use lab_api::advanced::SLEEP_LIMIT;
@@ -429,34 +429,43 @@ pub fn build(g: &mut Gen) -> Builder {
     let mut b = Builder::new(STEP, &keys);
     for case in fixture::table(STEP) {
         let (s, expect) = from_table(&case);
-        b.add_script(fixture::clause(&case), &s, &expect);
+        b.add_script(fixture::clause(&case), &s, expect);
     }
     for (key, s) in generated(g) {
         let m = model(&s);
         if !m.ambiguous {
-            b.add_script(key, &s, &m.observed);
+            b.add_script(key, &s, m.observed);
         }
     }
     b
 }
 
-fn observed(v: &Value) -> Option<Observed> {
-    serde_json::from_value(v.clone()).ok()
-}
+impl Observable for Observed {
+    /// The requested sleeps (floats with `==`: NaN never matches, -0.0
+    /// equals 0.0) and the result; the clock readings are shown, never judged.
+    fn same(&self, got: &Self) -> bool {
+        self.result == got.result
+            && self.sleeps.len() == got.sleeps.len()
+            && self
+                .sleeps
+                .iter()
+                .zip(&got.sleeps)
+                .all(|(a, b)| a.asked.0 == b.asked.0)
+    }
 
-/// The requested sleeps (floats with `==`: NaN never matches, -0.0 equals
-/// 0.0) and the result; the clock readings are shown, never judged.
-pub fn same(expected: &Value, got: &Value) -> bool {
-    match (observed(expected), observed(got)) {
-        (Some(e), Some(g)) => {
-            e.result == g.result
-                && e.sleeps.len() == g.sleeps.len()
-                && e.sleeps
-                    .iter()
-                    .zip(&g.sleeps)
-                    .all(|(a, b)| a.asked.0 == b.asked.0)
+    /// A timeline: the first reading, each sleep requested → the clock
+    /// after it, then the result.
+    fn show(&self) -> String {
+        let mut lines = vec![format!("clock {}", float(self.start.0))];
+        for s in &self.sleeps {
+            lines.push(format!(
+                "sleep({}) → clock {}",
+                float(s.asked.0),
+                float(s.after.0)
+            ));
         }
-        _ => false,
+        lines.push(ending_text(self.result).into());
+        lines.join("\n")
     }
 }
 
@@ -485,7 +494,7 @@ fn wake_text(w: Wake) -> String {
 /// The script as Rust-like lines: the clock, what each `sleep(s)` does to
 /// it, the cancel flag, and the call.
 pub fn show_input(input: &Value) -> String {
-    let Ok(s) = serde_json::from_value::<Script>(input.clone()) else {
+    let Some(s) = super::read::<Script>(input) else {
         return input.to_string();
     };
     let mut lines = vec![
@@ -529,24 +538,6 @@ fn ending_text(e: Ending) -> &'static str {
     }
 }
 
-/// A timeline: the first reading, each sleep requested → the clock after
-/// it, then the result.
-pub fn show_value(value: &Value) -> String {
-    let Some(o) = observed(value) else {
-        return value.to_string();
-    };
-    let mut lines = vec![format!("clock {}", float(o.start.0))];
-    for s in &o.sleeps {
-        lines.push(format!(
-            "sleep({}) → clock {}",
-            float(s.asked.0),
-            float(s.after.0)
-        ));
-    }
-    lines.push(ending_text(o.result).into());
-    lines.join("\n")
-}
-
 /// Step 12 in the registry.
 pub struct ThisStep;
 
@@ -560,11 +551,8 @@ impl super::Step for ThisStep {
             other => format!("{other:?}"),
         }
     }
-    fn same_json(&self, expected: &serde_json::Value, got: &serde_json::Value) -> bool {
-        same(expected, got)
-    }
     fn show_json(&self, value: &serde_json::Value) -> String {
-        show_value(value)
+        show_answer::<Observed>(value)
     }
 }
 
@@ -582,7 +570,7 @@ mod tests {
             let (s, expect) = from_table(&case);
             let m = model(&s);
             assert!(!m.ambiguous, "an ambiguous table case: {case}");
-            assert!(same(&json(&expect), &json(&m.observed)), "{case}");
+            assert!(expect.same(&m.observed), "{case}");
             assert_eq!(json(&expect), json(&m.observed), "readings: {case}");
         }
     }
@@ -649,7 +637,7 @@ mod tests {
             ],
             None,
         );
-        let expect = json(&model(&s).observed);
+        let expect = model(&s).observed;
         let restart = Observed {
             start: F64(10.0),
             sleeps: vec![
@@ -664,8 +652,8 @@ mod tests {
             ],
             result: Ending::Ok,
         };
-        assert!(!same(&expect, &json(&restart)));
-        assert!(same(&expect, &expect));
+        assert!(!expect.same(&restart));
+        assert!(expect.same(&expect));
     }
 
     #[test]
@@ -675,7 +663,7 @@ mod tests {
         assert_eq!(m.observed.result, Ending::DeadlineReached);
         let mut ok = m.observed.clone();
         ok.result = Ending::Ok;
-        assert!(!same(&json(&m.observed), &json(&ok)));
+        assert!(!m.observed.same(&ok));
     }
 
     #[test]
@@ -687,7 +675,7 @@ mod tests {
             vec![Wake::Early { moved: F64(0.25) }],
             None,
         );
-        let text = show_value(&json(&model(&s).observed));
+        let text = model(&s).observed.show();
         assert_eq!(
             text,
             "clock 10.0\nsleep(1.0) → clock 10.25\nsleep(0.75) → clock 11.0\nOk(())"

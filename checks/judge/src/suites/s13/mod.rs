@@ -4,7 +4,7 @@
 //! a correct `fan_out` in the baton world (see `model`), which shares no
 //! code with the runner's `Env`.
 
-use super::{fixture, Builder};
+use super::{fixture, show_answer, Builder, Observable};
 use crate::catalog::{t, tr};
 use crate::rng::Gen;
 use crate::show::float;
@@ -877,11 +877,11 @@ pub fn build(g: &mut Gen) -> Builder {
     let mut b = Builder::new(STEP, &keys);
     for case in fixture::table(STEP) {
         let (s, expect) = from_table(&case);
-        b.add_script(fixture::clause(&case), &s, &expect);
+        b.add_script(fixture::clause(&case), &s, expect);
     }
     let gen = |b: &mut Builder, key: &str, s: Script| {
         let expect = model(&s);
-        b.add_script(key, &s, &expect);
+        b.add_script(key, &s, expect);
     };
     let gate = |capacity: u32, ops: Vec<GateOp>| Script::Gate(GateScript { capacity, ops });
     for _ in 0..8 {
@@ -1143,10 +1143,6 @@ pub fn build(g: &mut Gen) -> Builder {
 
 // ---------------------------------------------------------------- views
 
-fn observed(v: &Value) -> Option<Observed> {
-    serde_json::from_value(v.clone()).ok()
-}
-
 fn same_event(e: &Event, g: &Event) -> bool {
     match (e, g) {
         (
@@ -1214,12 +1210,18 @@ fn same_fan(e: &FanOutSeen, g: &FanOutSeen) -> bool {
             .all(|(a, b)| a.rule == b.rule && a.task == b.task && a.at.0 == b.at.0)
 }
 
-/// Floats with `==` (NaN never matches, -0.0 equals 0.0).
-pub fn same(expected: &Value, got: &Value) -> bool {
-    match (observed(expected), observed(got)) {
-        (Some(Observed::Gate { answers: a }), Some(Observed::Gate { answers: b })) => a == b,
-        (Some(Observed::FanOut(a)), Some(Observed::FanOut(b))) => same_fan(&a, &b),
-        _ => false,
+impl Observable for Observed {
+    /// Floats with `==` (NaN never matches, -0.0 equals 0.0).
+    fn same(&self, got: &Self) -> bool {
+        match (self, got) {
+            (Observed::Gate { answers: a }, Observed::Gate { answers: b }) => a == b,
+            (Observed::FanOut(a), Observed::FanOut(b)) => same_fan(a, b),
+            (Observed::Gate { .. } | Observed::FanOut(_), _) => false,
+        }
+    }
+
+    fn show(&self) -> String {
+        show_observed(self)
     }
 }
 
@@ -1284,7 +1286,7 @@ fn gate_op_rust(op: &GateOp, acquires: &mut usize) -> String {
 
 /// The script as Rust a learner could paste into a test.
 pub fn show_input(input: &Value) -> String {
-    let Ok(script) = serde_json::from_value::<Script>(input.clone()) else {
+    let Some(script) = super::read::<Script>(input) else {
         return input.to_string();
     };
     match script {
@@ -1391,10 +1393,7 @@ fn event_text(e: &Event) -> String {
 }
 
 /// The result, then a timeline per supplier, then anything odd.
-pub fn show_value(value: &Value) -> String {
-    let Some(o) = observed(value) else {
-        return value.to_string();
-    };
+fn show_observed(o: &Observed) -> String {
     match o {
         Observed::Gate { answers: None } => "Gate::new → Err(InvalidArgument)".into(),
         Observed::Gate {
@@ -1492,11 +1491,8 @@ impl super::Step for ThisStep {
             other => format!("{other:?}"),
         }
     }
-    fn same_json(&self, expected: &serde_json::Value, got: &serde_json::Value) -> bool {
-        same(expected, got)
-    }
     fn show_json(&self, value: &serde_json::Value) -> String {
-        show_value(value)
+        show_answer::<Observed>(value)
     }
 }
 
@@ -1508,13 +1504,12 @@ mod tests {
     fn the_model_agrees_with_every_table_case() {
         for case in fixture::table(STEP) {
             let (s, expect) = from_table(&case);
-            let e = serde_json::to_value(&expect).unwrap();
-            let m = serde_json::to_value(model(&s)).unwrap();
+            let m = model(&s);
             assert!(
-                same(&e, &m),
+                expect.same(&m),
                 "{case}\nexpected {}\nmodel    {}",
-                show_value(&e),
-                show_value(&m)
+                expect.show(),
+                m.show()
             );
         }
     }
@@ -1556,7 +1551,7 @@ mod tests {
             capacity: 1,
             ops: vec![GateOp::Acquire, GateOp::Acquire, GateOp::InUse],
         };
-        let e = serde_json::to_value(gate_model(&s)).unwrap();
+        let e = gate_model(&s);
         let leaky = Observed::Gate {
             answers: Some(vec![
                 GateAnswer::Acquire { got: true },
@@ -1564,7 +1559,7 @@ mod tests {
                 GateAnswer::InUse { value: 2 },
             ]),
         };
-        assert!(!same(&e, &serde_json::to_value(leaky).unwrap()));
+        assert!(!e.same(&leaky));
     }
 
     #[test]
@@ -1628,8 +1623,6 @@ mod tests {
             at: F64(1.0625),
             got: true,
         };
-        let e = serde_json::to_value(Observed::FanOut(good)).unwrap();
-        let h = serde_json::to_value(Observed::FanOut(held)).unwrap();
-        assert!(!same(&e, &h));
+        assert!(!Observed::FanOut(good).same(&Observed::FanOut(held)));
     }
 }
