@@ -15,6 +15,15 @@ use std::time::Instant;
 /// The runner's own exit status when the kit, not the learner, is at fault.
 const RUNNER_ERROR: i32 = 70;
 
+/// Whether a runner's stderr opens with its own signature: its name (either
+/// runner's) and the run's secret token. Only the runner knows the token,
+/// so learner code cannot pass a crash off as a fault of the kit.
+fn signed_by_runner(stderr: &str, token: &str) -> bool {
+    ["lab-runner", "lab-runner-advanced"]
+        .iter()
+        .any(|name| stderr.starts_with(&format!("{name} {token}:")))
+}
+
 /// What happened to one case, before judging.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Got {
@@ -363,9 +372,7 @@ fn run_cases(
                 *at
             }
             (None, Exit::Failure(RUNNER_ERROR))
-                if captured
-                    .stderr_excerpt(256)
-                    .starts_with(&format!("lab-runner {token}:")) =>
+                if signed_by_runner(&captured.stderr_excerpt(256), &token) =>
             {
                 let why = captured.stderr_excerpt(2048);
                 return Err(io::Error::other(why.trim().to_string()));
@@ -410,6 +417,15 @@ fn run_cases(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn both_runners_sign_their_faults_and_only_with_the_token() {
+        assert!(signed_by_runner("lab-runner t0k: bad header", "t0k"));
+        assert!(signed_by_runner("lab-runner-advanced t0k: bad case", "t0k"));
+        assert!(!signed_by_runner("lab-runner guess: bad header", "t0k"));
+        assert!(!signed_by_runner("lab-runner-advanced : bad case", "t0k"));
+        assert!(!signed_by_runner("thread 'main' panicked", "t0k"));
+    }
 
     #[test]
     fn statuses_travel_in_batches_within_a_clause_and_singles_when_asked() {
