@@ -5,7 +5,13 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-/// One mutant per step, whose failure the snapshot shows.
+/// The judge's splice rules; the core mutants are items of `lib.rs`.
+#[allow(dead_code)]
+#[path = "../src/sections.rs"]
+mod sections;
+
+/// One mutant per step, whose failure the snapshot shows (its items put
+/// into the reference lib.rs).
 const FAILING: [(&str, &str); 8] = [
     ("01", "01-429-forgotten"),
     ("02", "02-unicode-uppercase-method"),
@@ -130,9 +136,17 @@ fn a_failing_clause_of_every_advanced_step_in_both_languages() {
 #[test]
 fn a_failing_clause_of_every_step_in_both_languages() {
     let state = tempfile::tempdir().unwrap();
+    let reference = std::fs::read_to_string(root().join("solutions/src/lib.rs")).unwrap();
+    std::fs::create_dir_all(root().join("target/snapshots")).unwrap();
+    for (_, mutant) in FAILING {
+        let part =
+            std::fs::read_to_string(root().join(format!("fixtures/mutants/{mutant}.rs"))).unwrap();
+        let lib = sections::splice_items(&reference, &part).unwrap();
+        std::fs::write(root().join(format!("target/snapshots/{mutant}.rs")), lib).unwrap();
+    }
     for lang in ["en", "zh"] {
         for (step, mutant) in FAILING {
-            let subject = format!("fixtures/mutants/{mutant}.rs");
+            let subject = format!("target/snapshots/{mutant}.rs");
             let out = lab(
                 &["check", step, "--subject", &subject, "--seed", "1"],
                 lang,
