@@ -151,16 +151,17 @@ fn measure(root: &Path, args: &BenchArgs) -> Result<Vec<(String, String, String,
 
     let class = work.path().join("class");
     let count = if args.quick { 4 } else { 20 };
+    let text = |p: &str| std::fs::read_to_string(kit.join(p)).map_err(|e| format!("{p}: {e}"));
+    let solution = text("solutions/src/lib.rs")?;
+    let part = "fixtures/mutants/06-sum-not-max.rs";
+    let mutant = crate::sections::splice_items(&solution, &text(part)?)
+        .map_err(|e| format!("{part}: {e}"))?;
     let mut subs = Vec::new();
     for i in 0..count {
         let dir = class.join(format!("s{i:02}/src"));
         std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
-        let source = if i % 5 == 4 {
-            "fixtures/mutants/06-sum-not-max.rs"
-        } else {
-            "solutions/src/lib.rs"
-        };
-        std::fs::copy(kit.join(source), dir.join("lib.rs")).map_err(|e| e.to_string())?;
+        let source = if i % 5 == 4 { &mutant } else { &solution };
+        std::fs::write(dir.join("lib.rs"), source).map_err(|e| e.to_string())?;
         subs.push(class.join(format!("s{i:02}")).display().to_string());
     }
     let out = work.path().join("grades").display().to_string();

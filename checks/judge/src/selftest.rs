@@ -2,15 +2,17 @@
 //! the same slot path a learner's submission takes. The reference solution
 //! must pass every step under many seeds, the pristine stubs must fail every
 //! step as "not implemented", every alternative must pass, and every mutant
-//! must be caught by the clause its header names. The advanced steps' reference
-//! is `solutions/advanced.rs`; their mutants and alternatives replace one
-//! step's section of it (see [`splice`]).
+//! must be caught by the clause its header names. A core mutant replaces
+//! one or more functions of the reference `solutions/src/lib.rs` (see
+//! [`splice_items`]). The advanced steps' reference is
+//! `solutions/advanced.rs`; their mutants and alternatives replace one step's
+//! section of it (see [`splice`]).
 
 use crate::build;
 use crate::cli::SelftestArgs;
 use crate::evaluate::StepResult;
 use crate::limits::Limits;
-use crate::sections::splice;
+use crate::sections::{splice, splice_items};
 use crate::status;
 use crate::suites::{is_advanced, span};
 use std::collections::BTreeMap;
@@ -26,11 +28,12 @@ enum Expectation {
     Caught { clause: String },
 }
 
-/// A subject's advanced.rs.
+/// A subject's lib.rs or advanced.rs.
 #[derive(Debug, Clone)]
-enum AdvancedFile {
+enum SourceFile {
     Whole(PathBuf),
-    /// The reference with one step's section replaced by this file's.
+    /// The reference with this file's items (lib.rs) or its one step's
+    /// section (advanced.rs) put in.
     Spliced(PathBuf),
 }
 
@@ -38,8 +41,8 @@ enum AdvancedFile {
 struct Subject {
     kind: &'static str,
     name: String,
-    lib: PathBuf,
-    advanced: Option<AdvancedFile>,
+    lib: SourceFile,
+    advanced: Option<SourceFile>,
     expect: Expectation,
 }
 
@@ -106,15 +109,15 @@ fn subjects(root: &Path, args: &SelftestArgs, seed: u64) -> Vec<Subject> {
         Subject {
             kind: "solutions",
             name: "solutions (+ advanced.rs)".into(),
-            lib: reference.clone(),
-            advanced: Some(AdvancedFile::Whole(root.join("solutions/advanced.rs"))),
+            lib: SourceFile::Whole(reference.clone()),
+            advanced: Some(SourceFile::Whole(root.join("solutions/advanced.rs"))),
             expect: Expectation::PassAll(seeds, every.clone()),
         },
         Subject {
             kind: "stubs",
             name: "pristine stubs (+ advanced.rs)".into(),
-            lib: root.join("fixtures/pristine/lib.rs"),
-            advanced: Some(AdvancedFile::Whole(
+            lib: SourceFile::Whole(root.join("fixtures/pristine/lib.rs")),
+            advanced: Some(SourceFile::Whole(
                 root.join("fixtures/pristine/advanced.rs"),
             )),
             expect: Expectation::NotStarted(every),
@@ -126,21 +129,21 @@ fn subjects(root: &Path, args: &SelftestArgs, seed: u64) -> Vec<Subject> {
             name: stem(&lib),
             advanced: None,
             expect: Expectation::PassAll(few.clone(), core.clone()),
-            lib,
+            lib: SourceFile::Whole(lib),
         });
     }
     for part in rs_files(&root.join("fixtures/alternatives/advanced")) {
         out.push(Subject {
             kind: "alternative",
             name: format!("advanced/{}", stem(&part)),
-            lib: reference.clone(),
-            advanced: Some(AdvancedFile::Spliced(part)),
+            lib: SourceFile::Whole(reference.clone()),
+            advanced: Some(SourceFile::Spliced(part)),
             expect: Expectation::PassAll(few.clone(), advanced.clone()),
         });
     }
     let mutants = rs_files(&root.join("fixtures/mutants"))
         .into_iter()
-        .map(|lib| (lib, false))
+        .map(|part| (part, false))
         .chain(
             rs_files(&root.join("fixtures/mutants/advanced"))
                 .into_iter()
@@ -153,15 +156,15 @@ fn subjects(root: &Path, args: &SelftestArgs, seed: u64) -> Vec<Subject> {
             Subject {
                 kind: "mutant",
                 name: format!("advanced/{}", stem(&file)),
-                lib: reference.clone(),
-                advanced: Some(AdvancedFile::Spliced(file)),
+                lib: SourceFile::Whole(reference.clone()),
+                advanced: Some(SourceFile::Spliced(file)),
                 expect: Expectation::Caught { clause },
             }
         } else {
             Subject {
                 kind: "mutant",
                 name: stem(&file),
-                lib: file,
+                lib: SourceFile::Spliced(file),
                 advanced: None,
                 expect: Expectation::Caught { clause },
             }
@@ -195,24 +198,25 @@ fn advanced_steps() -> Vec<&'static str> {
     crate::suites::advanced_ids()
 }
 
-/// A subject's files, read (an advanced mutant or alternative spliced into
-/// the reference).
+/// A subject's files, read (a mutant or alternative spliced into the
+/// reference).
 fn sources(root: &Path, subject: &Subject) -> Result<build::Sources, String> {
+    type Rule = fn(&str, &str) -> Result<String, String>;
     let read = |p: &Path| std::fs::read(p).map_err(|e| format!("{}: {e}", p.display()));
     let text = |p: &Path| std::fs::read_to_string(p).map_err(|e| format!("{}: {e}", p.display()));
-    let advanced = match &subject.advanced {
-        None => None,
-        Some(AdvancedFile::Whole(path)) => Some(read(path)?),
-        Some(AdvancedFile::Spliced(part)) => {
-            let base = text(&root.join("solutions/advanced.rs"))?;
-            let spliced =
-                splice(&base, &text(part)?).map_err(|e| format!("{}: {e}", part.display()))?;
-            Some(spliced.into_bytes())
-        }
+    let load = |file: &SourceFile, reference: &str, rule: Rule| match file {
+        SourceFile::Whole(path) => read(path),
+        SourceFile::Spliced(part) => rule(&text(&root.join(reference))?, &text(part)?)
+            .map(String::into_bytes)
+            .map_err(|e| format!("{}: {e}", part.display())),
     };
     Ok(build::Sources {
-        lib: read(&subject.lib)?,
-        advanced,
+        lib: load(&subject.lib, "solutions/src/lib.rs", splice_items)?,
+        advanced: subject
+            .advanced
+            .as_ref()
+            .map(|file| load(file, "solutions/advanced.rs", splice))
+            .transpose()?,
     })
 }
 

@@ -7,6 +7,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+/// The judge's own splice rule: a core mutant is items of `lib.rs`.
+use lab_judge::sections;
+
 fn kit_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../..")
@@ -348,6 +351,16 @@ fn assert_xml(path: &Path) {
 /// alternative and one that does not compile; with its expected scores.
 fn class(kit: &Path, dir: &Path) -> Vec<(String, u32)> {
     let solution = kit.join("solutions/src/lib.rs");
+    // The mutants as whole files: their items put into the reference.
+    let reference = std::fs::read_to_string(&solution).unwrap();
+    let spliced = tempfile::tempdir().unwrap();
+    let mutant = |name: &str| {
+        let part = kit.join(format!("fixtures/mutants/{name}.rs"));
+        let part = std::fs::read_to_string(part).unwrap();
+        let lib = spliced.path().join(format!("{name}.rs"));
+        std::fs::write(&lib, sections::splice_items(&reference, &part).unwrap()).unwrap();
+        lib
+    };
     let mut expected = Vec::new();
     let mut add = |name: &str, layout: &str, source: &Path, score: u32| {
         let target = dir.join(name).join(layout);
@@ -371,22 +384,12 @@ fn class(kit: &Path, dir: &Path) -> Vec<(String, u32)> {
             0,
         );
     }
-    add(
-        "mutant-01",
-        "src/lib.rs",
-        &kit.join("fixtures/mutants/01-429-forgotten.rs"),
-        6,
-    );
-    add(
-        "mutant-07",
-        "src/lib.rs",
-        &kit.join("fixtures/mutants/07-budget-ge-wait.rs"),
-        6,
-    );
+    add("mutant-01", "src/lib.rs", &mutant("01-429-forgotten"), 6);
+    add("mutant-07", "src/lib.rs", &mutant("07-budget-ge-wait"), 6);
     add(
         "mutant-05",
         "src/lib.rs",
-        &kit.join("fixtures/mutants/05-complement-fraction.rs"),
+        &mutant("05-complement-fraction"),
         6,
     );
     add(

@@ -5,7 +5,12 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-/// One mutant per step, whose failure the snapshot shows.
+/// The judge's own splice rules (a core mutant is items of `lib.rs`, an
+/// advanced one a section of `advanced.rs`).
+use lab_judge::sections;
+
+/// One mutant per step, whose failure the snapshot shows (its items put
+/// into the reference lib.rs).
 const FAILING: [(&str, &str); 8] = [
     ("01", "01-429-forgotten"),
     ("02", "02-unicode-uppercase-method"),
@@ -25,29 +30,6 @@ const FAILING_ADVANCED: [(&str, &str); 5] = [
     ("12", "12-trusts-the-sleeper"),
     ("13", "13-slot-held-during-pause"),
 ];
-
-/// The reference advanced.rs with `part`'s section in place of its own (the
-/// kit's sections rule: a section runs from its marker line to the next).
-fn spliced(reference: &str, part: &str) -> String {
-    let mark = |l: &str| l.strip_prefix("// ===== step ").map(|r| r[..2].to_string());
-    let section: Vec<&str> = part.lines().skip_while(|l| mark(l).is_none()).collect();
-    let step = mark(section[0]).unwrap();
-    let mut out = Vec::new();
-    let mut skipping = false;
-    for line in reference.lines() {
-        if let Some(s) = mark(line) {
-            skipping = s == step;
-            if skipping {
-                out.extend(section.iter().copied());
-                out.push("");
-            }
-        }
-        if !skipping {
-            out.push(line);
-        }
-    }
-    out.join("\n") + "\n"
-}
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -106,7 +88,11 @@ fn a_failing_clause_of_every_advanced_step_in_both_languages() {
             std::fs::read_to_string(root().join(format!("fixtures/mutants/advanced/{mutant}.rs")))
                 .unwrap();
         let file = format!("target/snapshots/{mutant}.rs");
-        std::fs::write(root().join(&file), spliced(&reference, &part)).unwrap();
+        std::fs::write(
+            root().join(&file),
+            sections::splice(&reference, &part).unwrap(),
+        )
+        .unwrap();
         for lang in ["en", "zh"] {
             let out = lab(
                 &[
@@ -130,9 +116,17 @@ fn a_failing_clause_of_every_advanced_step_in_both_languages() {
 #[test]
 fn a_failing_clause_of_every_step_in_both_languages() {
     let state = tempfile::tempdir().unwrap();
+    let reference = std::fs::read_to_string(root().join("solutions/src/lib.rs")).unwrap();
+    std::fs::create_dir_all(root().join("target/snapshots")).unwrap();
+    for (_, mutant) in FAILING {
+        let part =
+            std::fs::read_to_string(root().join(format!("fixtures/mutants/{mutant}.rs"))).unwrap();
+        let lib = sections::splice_items(&reference, &part).unwrap();
+        std::fs::write(root().join(format!("target/snapshots/{mutant}.rs")), lib).unwrap();
+    }
     for lang in ["en", "zh"] {
         for (step, mutant) in FAILING {
-            let subject = format!("fixtures/mutants/{mutant}.rs");
+            let subject = format!("target/snapshots/{mutant}.rs");
             let out = lab(
                 &["check", step, "--subject", &subject, "--seed", "1"],
                 lang,
