@@ -1,34 +1,35 @@
-//! Snapshots of what a learner reads, in both languages: a failing clause of
-//! every step (step 08 with its timeline), status, hint and show. Reviewed by
-//! hand; refresh with UPDATE_SNAPSHOTS=1 and read the diff before committing.
+//! Snapshots of what a learner reads, in both languages: each failing
+//! clause of one mutant per step in a file of its own (`check-NN/KEY.txt`,
+//! step 08's with their timelines), the rest of that output (`frame.txt`),
+//! and status, hint and show. Reviewed by hand; refresh with
+//! UPDATE_SNAPSHOTS=1 and read the diff before committing.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 /// The judge's own splice rules (a core mutant is items of `lib.rs`, an
-/// advanced one a section of `advanced.rs`).
-use lab_judge::sections;
+/// advanced one a section of `advanced.rs`), its registry and its words.
+use lab_judge::catalog::{self, Lang};
+use lab_judge::{sections, suites};
 
-/// One mutant per step, whose failure the snapshot shows (its items put
-/// into the reference lib.rs).
-const FAILING: [(&str, &str); 8] = [
-    ("01", "01-429-forgotten"),
-    ("02", "02-unicode-uppercase-method"),
-    ("03", "03-nan-passes-through"),
-    ("04", "04-attempt-31-accepted"),
-    ("05", "05-nan-fraction-accepted"),
-    ("06", "06-parse-u64-accepts-plus"),
-    ("07", "07-budget-ge-wait"),
-    ("08", "08-budget-from-pre-send-reading"),
-];
-
-/// One advanced mutant per advanced step (a section of the reference).
-const FAILING_ADVANCED: [(&str, &str); 5] = [
-    ("09", "09-lazy-start"),
-    ("10", "10-weekday-ignored"),
-    ("11", "11-closed-after-sleep"),
-    ("12", "12-trusts-the-sleeper"),
-    ("13", "13-slot-held-during-pause"),
+/// The mutant whose failures each step's snapshots show: a core mutant is
+/// put into the reference lib.rs, an advanced one into advanced.rs. Every
+/// registered step has exactly one (checked below); its number is the
+/// name's first two characters.
+const SHOWN: &[&str] = &[
+    "01-429-forgotten",
+    "02-unicode-uppercase-method",
+    "03-nan-passes-through",
+    "04-attempt-31-accepted",
+    "05-nan-fraction-accepted",
+    "06-parse-u64-accepts-plus",
+    "07-budget-ge-wait",
+    "08-budget-from-pre-send-reading",
+    "09-lazy-start",
+    "10-weekday-ignored",
+    "11-closed-after-sleep",
+    "12-trusts-the-sleeper",
+    "13-slot-held-during-pause",
 ];
 
 fn root() -> PathBuf {
@@ -77,62 +78,125 @@ fn compare(name: &str, got: &str) {
     }
 }
 
-#[test]
-fn a_failing_clause_of_every_advanced_step_in_both_languages() {
-    let state = tempfile::tempdir().unwrap();
-    let reference = std::fs::read_to_string(root().join("solutions/advanced.rs")).unwrap();
+/// The subject files of one mutant, under target/snapshots: the
+/// arguments of `check` after the step.
+fn subject(mutant: &str) -> Vec<String> {
+    let step = &mutant[..2];
     let dir = root().join("target/snapshots");
     std::fs::create_dir_all(&dir).unwrap();
-    for (step, mutant) in FAILING_ADVANCED {
+    let file = format!("target/snapshots/{mutant}.rs");
+    if suites::is_advanced(step) {
+        let reference = std::fs::read_to_string(root().join("solutions/advanced.rs")).unwrap();
         let part =
             std::fs::read_to_string(root().join(format!("fixtures/mutants/advanced/{mutant}.rs")))
                 .unwrap();
-        let file = format!("target/snapshots/{mutant}.rs");
-        std::fs::write(
-            root().join(&file),
-            sections::splice(&reference, &part).unwrap(),
-        )
-        .unwrap();
-        for lang in ["en", "zh"] {
-            let out = lab(
-                &[
-                    "check",
-                    step,
-                    "--subject",
-                    "solutions/src/lib.rs",
-                    "--advanced",
-                    &file,
-                    "--seed",
-                    "1",
-                ],
-                lang,
-                state.path(),
-            );
-            compare(&format!("{lang}/check-{step}.txt"), &out);
+        let text = sections::splice(&reference, &part).unwrap();
+        std::fs::write(root().join(&file), text).unwrap();
+        ["--subject", "solutions/src/lib.rs", "--advanced", &file]
+            .map(String::from)
+            .to_vec()
+    } else {
+        let reference = std::fs::read_to_string(root().join("solutions/src/lib.rs")).unwrap();
+        let part =
+            std::fs::read_to_string(root().join(format!("fixtures/mutants/{mutant}.rs"))).unwrap();
+        let text = sections::splice_items(&reference, &part).unwrap();
+        std::fs::write(root().join(&file), text).unwrap();
+        ["--subject", &file].map(String::from).to_vec()
+    }
+}
+
+/// A check's output cut into its frame (everything but the failures'
+/// bodies) and one block per failing clause, keyed by the clause's key.
+fn by_clause(step: &str, lang: &str, out: &str) -> (String, Vec<(String, String)>) {
+    let lang = if lang == "zh" { Lang::Zh } else { Lang::En };
+    let words = catalog::whole(lang, &suites::words(catalog::index(lang)));
+    let items = suites::function_of(step);
+    let title_of = |key: &str| words[&format!("clause.{key}")].clone();
+    let keys: Vec<String> = suites::build(step, 1)
+        .clauses
+        .into_iter()
+        .map(|c| c.key)
+        .collect();
+    let mut frame = Vec::new();
+    let mut blocks: Vec<(String, Vec<&str>)> = Vec::new();
+    for line in out.lines() {
+        let header = keys
+            .iter()
+            .find(|k| line == format!("---- {step} {items} :: {} ----", title_of(k)));
+        if let Some(key) = header {
+            blocks.push((key.clone(), vec![line]));
+        } else if line == "failures:" && !blocks.is_empty() {
+            frame.push(line);
+            blocks.push((String::new(), Vec::new()));
+        } else {
+            match blocks.last_mut() {
+                Some((key, body)) if !key.is_empty() => body.push(line),
+                _ => frame.push(line),
+            }
         }
     }
+    let blocks = blocks
+        .into_iter()
+        .filter(|(key, _)| !key.is_empty())
+        .map(|(key, body)| (key, body.join("\n").trim_end().to_string() + "\n"))
+        .collect();
+    (frame.join("\n") + "\n", blocks)
+}
+
+#[test]
+fn every_registered_step_shows_one_mutant() {
+    let steps: Vec<&str> = SHOWN.iter().map(|m| &m[..2]).collect();
+    let registered: Vec<&str> = suites::REGISTRY.iter().map(|e| e.id).collect();
+    assert_eq!(steps, registered);
 }
 
 #[test]
 fn a_failing_clause_of_every_step_in_both_languages() {
     let state = tempfile::tempdir().unwrap();
-    let reference = std::fs::read_to_string(root().join("solutions/src/lib.rs")).unwrap();
-    std::fs::create_dir_all(root().join("target/snapshots")).unwrap();
-    for (_, mutant) in FAILING {
-        let part =
-            std::fs::read_to_string(root().join(format!("fixtures/mutants/{mutant}.rs"))).unwrap();
-        let lib = sections::splice_items(&reference, &part).unwrap();
-        std::fs::write(root().join(format!("target/snapshots/{mutant}.rs")), lib).unwrap();
+    let mut written = Vec::new();
+    for mutant in SHOWN {
+        let step = &mutant[..2];
+        let files = subject(mutant);
+        for lang in ["en", "zh"] {
+            let mut args = vec!["check", step];
+            args.extend(files.iter().map(String::as_str));
+            args.extend(["--seed", "1"]);
+            let out = lab(&args, lang, state.path());
+            let (frame, blocks) = by_clause(step, lang, &out);
+            assert!(!blocks.is_empty(), "{mutant} failed no clause:\n{out}");
+            let dir = format!("{lang}/check-{step}");
+            compare(&format!("{dir}/frame.txt"), &frame);
+            written.push(format!("{dir}/frame.txt"));
+            for (key, block) in blocks {
+                let name = format!("{dir}/{}.txt", &key[3..]);
+                compare(&name, &block);
+                written.push(name);
+            }
+        }
     }
+    // A snapshot no clause produced any more is stale.
     for lang in ["en", "zh"] {
-        for (step, mutant) in FAILING {
-            let subject = format!("target/snapshots/{mutant}.rs");
-            let out = lab(
-                &["check", step, "--subject", &subject, "--seed", "1"],
-                lang,
-                state.path(),
-            );
-            compare(&format!("{lang}/check-{step}.txt"), &out);
+        let base = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/snapshots");
+        for dir in std::fs::read_dir(base.join(lang)).unwrap().flatten() {
+            if !dir.path().is_dir() {
+                continue;
+            }
+            for file in std::fs::read_dir(dir.path()).unwrap().flatten() {
+                let name = file
+                    .path()
+                    .strip_prefix(&base)
+                    .unwrap()
+                    .display()
+                    .to_string();
+                if written.contains(&name) {
+                    continue;
+                }
+                if std::env::var_os("UPDATE_SNAPSHOTS").is_some() {
+                    std::fs::remove_file(file.path()).unwrap();
+                } else {
+                    panic!("stale snapshot {name}: no clause produced it");
+                }
+            }
         }
     }
 }
