@@ -71,6 +71,39 @@ pub struct Entry {
     pub words: [&'static str; 2],
 }
 
+/// The `ThisStep` of a core step's folder: `build` in its `mod.rs`, how a
+/// call reads in `view::show_call`; with `shrinks`, also `view::shrink` and
+/// `view::expect`; with `times`, `view::times` (a timeline's event times).
+macro_rules! core_step {
+    ($($what:ident),*) => {
+        /// This step in the registry.
+        pub struct ThisStep;
+
+        impl super::Step for ThisStep {
+            fn build(&self, g: &mut crate::rng::Gen) -> super::Builder {
+                build(g)
+            }
+            fn show_call(&self, call: &lab_wire::Call) -> String {
+                view::show_call(call)
+            }
+            $(core_step!(@$what);)*
+        }
+    };
+    (@shrinks) => {
+        fn shrink(&self, call: &lab_wire::Call) -> Vec<lab_wire::Call> {
+            view::shrink(call)
+        }
+        fn expect(&self, call: &lab_wire::Call) -> Option<super::Expect> {
+            view::expect(call)
+        }
+    };
+    (@times) => {
+        fn times(&self, call: &lab_wire::Call) -> Vec<f64> {
+            view::times(call)
+        }
+    };
+}
+
 /// One registry line: `step!(id, items, track, module)`. The module is the
 /// step's folder, `suites/sNN/`, whose `ThisStep` implements [`Step`].
 macro_rules! steps {

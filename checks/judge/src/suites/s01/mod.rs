@@ -29,14 +29,4 @@ pub fn build(_g: &mut Gen) -> Builder {
     b
 }
 
-/// Step 01 in the registry.
-pub struct ThisStep;
-
-impl super::Step for ThisStep {
-    fn build(&self, g: &mut Gen) -> Builder {
-        build(g)
-    }
-    fn show_call(&self, call: &Call) -> String {
-        view::show_call(call)
-    }
-}
+core_step!();

@@ -47,20 +47,4 @@ pub fn build(g: &mut Gen) -> Builder {
     b
 }
 
-/// Step 05 in the registry.
-pub struct ThisStep;
-
-impl super::Step for ThisStep {
-    fn build(&self, g: &mut Gen) -> Builder {
-        build(g)
-    }
-    fn show_call(&self, call: &Call) -> String {
-        view::show_call(call)
-    }
-    fn shrink(&self, call: &Call) -> Vec<Call> {
-        view::shrink(call)
-    }
-    fn expect(&self, call: &Call) -> Option<Expect> {
-        view::expect(call)
-    }
-}
+core_step!(shrinks);
