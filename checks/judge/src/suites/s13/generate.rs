@@ -1,0 +1,451 @@
+//! Step 13's generated scripts: per clause, then random ones, each with
+//! the clause key it checks.
+
+use crate::rng::Gen;
+use lab_wire::scripts::s13::{
+    Answer, Attempt, FanOutScript, GateOp, GateScript, Request, Script, SupplierScript,
+};
+use lab_wire::F64;
+
+const NAMES: [&str; 12] = [
+    "acme", "bolt-co", "cogs", "delta", "echo", "fixit", "gizmo", "hexa", "Zeta", "b", "a2",
+    "äpfel",
+];
+const ITEMS: [&str; 4] = ["bolt", "nut", "gear", "valve"];
+const NOT_RETRIED: [Answer; 8] = [
+    Answer::Status { status: 404 },
+    Answer::Status { status: 429 },
+    Answer::Status { status: 500 },
+    Answer::Status { status: 502 },
+    Answer::Protocol,
+    Answer::Decode,
+    Answer::Status { status: 400 },
+    Answer::Status { status: 504 },
+];
+const TRANSIENT: [Answer; 3] = [
+    Answer::Status { status: 503 },
+    Answer::ConnectionRefused,
+    Answer::ConnectionReset,
+];
+
+fn request(g: &mut Gen) -> Request {
+    Request {
+        id: g.id("q-"),
+        item: g.pick(&ITEMS).to_string(),
+        quantity: g.int(1, 5) as u32,
+    }
+}
+
+/// `n` distinct names, in a random order.
+fn names(g: &mut Gen, n: usize) -> Vec<String> {
+    let mut pool: Vec<&str> = NAMES.to_vec();
+    (0..n)
+        .map(|_| pool.remove(g.below(pool.len() as u64) as usize).to_string())
+        .collect()
+}
+
+fn offer(g: &mut Gen, quantity: u32) -> Answer {
+    Answer::Offer {
+        unit_cents: g.int(1, 5000),
+        quantity,
+        shipping_cents: g.int(0, 900),
+        in_stock: true,
+    }
+}
+
+/// Any answer that ends a supplier's work, bad data included.
+fn final_answer(g: &mut Gen, quantity: u32) -> Answer {
+    match g.below(8) {
+        0..=2 => offer(g, quantity),
+        3 => Answer::Offer {
+            unit_cents: g.int(1, 900),
+            quantity,
+            shipping_cents: 0,
+            in_stock: false,
+        },
+        4 => bad_offer(g, quantity),
+        _ => *g.pick(&NOT_RETRIED),
+    }
+}
+
+fn bad_offer(g: &mut Gen, quantity: u32) -> Answer {
+    match g.below(4) {
+        0 => Answer::Offer {
+            unit_cents: -g.int(1, 500),
+            quantity,
+            shipping_cents: 10,
+            in_stock: true,
+        },
+        1 => Answer::Offer {
+            unit_cents: g.int(1, 500),
+            quantity,
+            shipping_cents: -g.int(1, 500),
+            in_stock: true,
+        },
+        2 => Answer::Offer {
+            unit_cents: g.int(1, 500),
+            quantity: quantity + g.int(1, 3) as u32,
+            shipping_cents: 10,
+            in_stock: true,
+        },
+        _ => Answer::Offer {
+            unit_cents: i64::MAX - g.int(0, 1000),
+            quantity: quantity.max(2),
+            shipping_cents: 0,
+            in_stock: true,
+        },
+    }
+}
+
+fn cost(g: &mut Gen) -> F64 {
+    F64(g.sixty_fourths(1, 64))
+}
+
+fn supplier(g: &mut Gen, name: &str, answers: &[Answer]) -> SupplierScript {
+    SupplierScript {
+        name: name.into(),
+        attempts: answers
+            .iter()
+            .map(|&answer| Attempt {
+                cost: cost(g),
+                answer,
+            })
+            .collect(),
+        fractions: vec![F64(g.sixty_fourths(0, 63))],
+    }
+}
+
+/// A scenario with ample time (no supplier can run out of it).
+fn roomy(g: &mut Gen, suppliers: Vec<SupplierScript>, slots: u32) -> FanOutScript {
+    let start = g.sixty_fourths(0, 64 * 100);
+    let capacity = g.int(1, 3) as u32;
+    FanOutScript {
+        request: Request {
+            id: String::new(),
+            item: String::new(),
+            quantity: 1,
+        },
+        suppliers,
+        slots,
+        capacity,
+        held: g.below(u64::from(capacity)) as u32,
+        start: F64(start),
+        deadline: F64(start + 64.0),
+    }
+}
+
+/// A roomy scenario for `request` with one supplier per list of answers.
+fn scenario(g: &mut Gen, answers: &[Vec<Answer>], slots: u32) -> FanOutScript {
+    let req = request(g);
+    let names = names(g, answers.len());
+    let sups = names
+        .iter()
+        .zip(answers)
+        .map(|(n, a)| supplier(g, n, a))
+        .collect();
+    let mut s = roomy(g, sups, slots);
+    s.request = req;
+    s
+}
+
+fn quantity_fix(answers: &mut [Vec<Answer>], quantity: u32) {
+    for a in answers.iter_mut().flatten() {
+        if let Answer::Offer { quantity: q, .. } = a {
+            if *q == 0 {
+                *q = quantity;
+            }
+        }
+    }
+}
+
+/// Answers for a supplier whose offers get the request's quantity later
+/// (quantity 0 stands for "the request's").
+fn any_offer(g: &mut Gen) -> Answer {
+    Answer::Offer {
+        unit_cents: g.int(1, 5000),
+        quantity: 0,
+        shipping_cents: g.int(0, 900),
+        in_stock: true,
+    }
+}
+
+fn gen_scenario(g: &mut Gen, mut answers: Vec<Vec<Answer>>, slots: u32) -> FanOutScript {
+    let q = g.int(1, 5) as u32;
+    quantity_fix(&mut answers, q);
+    let mut s = scenario(g, &answers, slots);
+    s.request.quantity = q;
+    s
+}
+
+fn random_answer(g: &mut Gen, q: u32) -> Answer {
+    match g.below(10) {
+        0..=2 => *g.pick(&TRANSIENT),
+        3 if g.chance(1, 3) => Answer::Panic,
+        3 => Answer::TimedOut,
+        _ => final_answer(g, q),
+    }
+}
+
+/// The generated scripts, in order, each with its clause key.
+pub(super) fn scripts(g: &mut Gen) -> Vec<(&'static str, Script)> {
+    let mut out = Vec::new();
+    let gen = |out: &mut Vec<(&'static str, Script)>, key: &'static str, s: Script| {
+        out.push((key, s));
+    };
+    let gate = |capacity: u32, ops: Vec<GateOp>| Script::Gate(GateScript { capacity, ops });
+    for _ in 0..8 {
+        let c = g.int(1, 6) as u32;
+        gen(&mut out, "gate-capacity", gate(c, vec![GateOp::InUse]));
+        gen(&mut out, "gate-capacity", gate(0, vec![GateOp::InUse]));
+        let mut ops = vec![GateOp::Acquire; c as usize + g.int(1, 3) as usize];
+        ops.push(GateOp::InUse);
+        ops.push(GateOp::Drop { pass: 0 });
+        ops.push(GateOp::InUse);
+        ops.push(GateOp::Acquire);
+        ops.push(GateOp::Acquire);
+        ops.push(GateOp::InUse);
+        gen(&mut out, "gate-full-rejects", gate(c, ops));
+        let held = g.int(1, i64::from(c)) as usize;
+        let mut ops = vec![GateOp::Acquire; held];
+        for p in (0..held).rev() {
+            ops.push(GateOp::Drop { pass: p });
+            ops.push(GateOp::Drop { pass: p });
+            ops.push(GateOp::InUse);
+        }
+        ops.push(GateOp::Acquire);
+        ops.push(GateOp::InUse);
+        gen(&mut out, "gate-returns-on-drop", gate(c, ops));
+        let held = g.int(0, i64::from(c) - 1) as usize;
+        let mut ops = vec![GateOp::Acquire; held];
+        ops.extend([
+            GateOp::PanicHolding,
+            GateOp::InUse,
+            GateOp::PanicHolding,
+            GateOp::InUse,
+        ]);
+        ops.push(GateOp::Acquire);
+        ops.push(GateOp::InUse);
+        gen(&mut out, "gate-returns-on-panic", gate(c, ops));
+    }
+    for _ in 0..4 {
+        let c = g.int(1, 3) as u32;
+        gen(
+            &mut out,
+            "gate-threads",
+            gate(
+                c,
+                vec![
+                    GateOp::Threads {
+                        threads: g.int(2, 6) as u32,
+                        rounds: 200,
+                    },
+                    GateOp::InUse,
+                ],
+            ),
+        );
+    }
+    for _ in 0..15 {
+        let n = g.int(1, 3) as usize;
+        let answers: Vec<Vec<Answer>> = (0..n).map(|_| vec![any_offer(g)]).collect();
+        let mut s = gen_scenario(g, answers, n as u32);
+        if g.chance(1, 3) {
+            s.held = s.capacity;
+        }
+        match g.below(6) {
+            0 => s.suppliers.clear(),
+            1 => {
+                let i = g.below(n as u64) as usize;
+                s.suppliers[i].name = String::new();
+            }
+            2 => {
+                let copy = s.suppliers[0].clone();
+                let at = g.below(n as u64 + 1) as usize;
+                s.suppliers.insert(at, copy);
+            }
+            3 => s.request.quantity = 0,
+            4 => s.request.id = g.pick(&["", " ", "\t", " \n ", "\u{3000}"]).to_string(),
+            _ => s.deadline = F64(*g.pick(&[f64::NAN, f64::INFINITY, f64::NEG_INFINITY])),
+        }
+        gen(&mut out, "invalid-input", Script::FanOut(s));
+    }
+    for _ in 0..12 {
+        let n = g.int(1, 3) as usize;
+        let answers: Vec<Vec<Answer>> = (0..n)
+            .map(|_| vec![*g.pick(&TRANSIENT), any_offer(g)])
+            .collect();
+        let mut s = gen_scenario(g, answers, 1);
+        s.held = s.capacity;
+        gen(&mut out, "rejected-when-full", Script::FanOut(s));
+    }
+    for _ in 0..12 {
+        let n = g.int(1, 3) as usize;
+        let answers: Vec<Vec<Answer>> = (0..n)
+            .map(|_| vec![*g.pick(&TRANSIENT), *g.pick(&TRANSIENT), any_offer(g)])
+            .collect();
+        let slots = g.int(1, n as i64) as u32;
+        gen(
+            &mut out,
+            "two-attempts",
+            Script::FanOut(gen_scenario(g, answers, slots)),
+        );
+    }
+    for _ in 0..16 {
+        let n = g.int(1, 3) as usize;
+        let answers: Vec<Vec<Answer>> = (0..n)
+            .map(|_| {
+                let first = if g.chance(1, 3) {
+                    *g.pick(&TRANSIENT)
+                } else {
+                    *g.pick(&NOT_RETRIED)
+                };
+                vec![first, any_offer(g)]
+            })
+            .collect();
+        let slots = n as u32;
+        gen(
+            &mut out,
+            "retry-only-transient",
+            Script::FanOut(gen_scenario(g, answers, slots)),
+        );
+    }
+    for _ in 0..16 {
+        let n = g.int(1, 4) as usize;
+        let q = g.int(1, 5) as u32;
+        let answers: Vec<Vec<Answer>> = (0..n)
+            .map(|_| {
+                let a = if g.chance(1, 4) {
+                    Answer::TimedOut
+                } else {
+                    final_answer(g, q)
+                };
+                vec![a, offer(g, q)]
+            })
+            .collect();
+        let mut s = scenario(g, &answers, n as u32);
+        s.request.quantity = q;
+        gen(&mut out, "classification", Script::FanOut(s));
+    }
+    for _ in 0..12 {
+        let n = g.int(1, 3) as usize;
+        let answers: Vec<Vec<Answer>> = (0..n)
+            .map(|_| vec![*g.pick(&TRANSIENT), any_offer(g)])
+            .collect();
+        let slots = g.int(1, n as i64) as u32;
+        gen(
+            &mut out,
+            "same-request-id",
+            Script::FanOut(gen_scenario(g, answers, slots)),
+        );
+    }
+    for _ in 0..12 {
+        let n = g.int(2, 4) as usize;
+        let mut answers: Vec<Vec<Answer>> = (0..n).map(|_| vec![any_offer(g)]).collect();
+        answers[0] = vec![*g.pick(&TRANSIENT), any_offer(g)];
+        if g.chance(1, 2) {
+            answers[n - 1] = vec![*g.pick(&TRANSIENT), any_offer(g)];
+        }
+        let slots = g.int(1, n as i64 - 1) as u32;
+        gen(
+            &mut out,
+            "pause-outside-slot",
+            Script::FanOut(gen_scenario(g, answers, slots)),
+        );
+    }
+    for _ in 0..12 {
+        let n = g.int(3, 5) as usize;
+        let q = g.int(1, 5) as u32;
+        let answers: Vec<Vec<Answer>> = (0..n).map(|_| vec![final_answer(g, q)]).collect();
+        let slots = g.int(1, n as i64 - 1) as u32;
+        let mut s = scenario(g, &answers, slots);
+        s.request.quantity = q;
+        gen(&mut out, "slot-limit", Script::FanOut(s));
+    }
+    for _ in 0..12 {
+        let n = g.int(2, 4) as usize;
+        let mut answers: Vec<Vec<Answer>> = (0..n).map(|_| vec![any_offer(g)]).collect();
+        let k = g.below(n as u64) as usize;
+        answers[k] = if g.chance(1, 3) {
+            vec![*g.pick(&TRANSIENT), Answer::Panic]
+        } else {
+            vec![Answer::Panic, any_offer(g)]
+        };
+        let slots = g.int(1, n as i64 - 1) as u32;
+        gen(
+            &mut out,
+            "panic-returns-slot",
+            Script::FanOut(gen_scenario(g, answers, slots)),
+        );
+    }
+    for _ in 0..16 {
+        let n = g.int(1, 4) as usize;
+        let answers: Vec<Vec<Answer>> = (0..n)
+            .map(|_| {
+                if g.chance(1, 2) {
+                    vec![*g.pick(&TRANSIENT), any_offer(g)]
+                } else {
+                    vec![any_offer(g)]
+                }
+            })
+            .collect();
+        let slots = g.int(1, n as i64) as u32;
+        let mut s = gen_scenario(g, answers, slots);
+        let span = if g.chance(1, 8) {
+            -g.sixty_fourths(0, 64)
+        } else {
+            g.sixty_fourths(1, 96)
+        };
+        s.deadline = F64(s.start.0 + span);
+        gen(&mut out, "shared-deadline", Script::FanOut(s));
+    }
+    for _ in 0..12 {
+        let n = g.int(2, 4) as usize;
+        let mut answers: Vec<Vec<Answer>> = (0..n).map(|_| vec![any_offer(g)]).collect();
+        let mut s = gen_scenario(g, std::mem::take(&mut answers), n as u32);
+        let span = g.sixty_fourths(16, 64);
+        s.deadline = F64(s.start.0 + span);
+        // At least one finishes well before the deadline, one never does.
+        let fast = g.below(n as u64) as usize;
+        let slow = (fast + 1 + g.below(n as u64 - 1) as usize) % n;
+        s.suppliers[fast].attempts[0].cost = F64(g.sixty_fourths(1, 15));
+        s.suppliers[slow].attempts[0].cost = F64(span + g.sixty_fourths(0, 64));
+        gen(&mut out, "timed-out-keeps-finished", Script::FanOut(s));
+    }
+    for _ in 0..12 {
+        let n = g.int(3, 6) as usize;
+        let q = g.int(1, 3) as u32;
+        let price = g.int(1, 3) * 100;
+        let answers: Vec<Vec<Answer>> = (0..n)
+            .map(|_| {
+                vec![if g.chance(2, 3) {
+                    Answer::Offer {
+                        unit_cents: price + g.int(0, 1) * 50,
+                        quantity: q,
+                        shipping_cents: g.int(0, 1) * 50,
+                        in_stock: true,
+                    }
+                } else {
+                    final_answer(g, q)
+                }]
+            })
+            .collect();
+        let mut s = scenario(g, &answers, n as u32);
+        s.request.quantity = q;
+        gen(&mut out, "ranking", Script::FanOut(s));
+    }
+    for _ in 0..80 {
+        let n = g.int(1, 5) as usize;
+        let q = g.int(1, 5) as u32;
+        let answers: Vec<Vec<Answer>> = (0..n)
+            .map(|_| vec![random_answer(g, q), random_answer(g, q)])
+            .collect();
+        let slots = g.int(1, n as i64 + 1) as u32;
+        let mut s = scenario(g, &answers, slots);
+        s.request.quantity = q;
+        s.deadline = F64(s.start.0 + g.sixty_fourths(-8, 64 * 3));
+        if g.chance(1, 10) {
+            s.held = s.capacity;
+        }
+        gen(&mut out, "random", Script::FanOut(s));
+    }
+    out
+}

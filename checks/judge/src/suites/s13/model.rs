@@ -1,0 +1,396 @@
+//! Step 13's model: the obvious counter for `Gate`, and the judge's own
+//! single-threaded simulation of a correct `fan_out` in the baton world.
+
+use lab_wire::scripts::s13::{
+    Answer, Event, FanOutScript, FanOutSeen, GateAnswer, GateOp, GateScript, Observed, Outcome,
+    Report, Script, SupplierOutcome,
+};
+use lab_wire::F64;
+use std::collections::VecDeque;
+
+const PAUSE_MIN: f64 = 0.0625;
+const PAUSE_SPREAD: f64 = 0.0625;
+
+/// The judge's model of a correct `Gate` (a counter up to the capacity).
+pub(super) fn gate_model(s: &GateScript) -> Observed {
+    if s.capacity == 0 {
+        return Observed::Gate { answers: None };
+    }
+    let mut used = 0u32;
+    let mut passes: Vec<bool> = Vec::new();
+    let mut answers = Vec::new();
+    for op in &s.ops {
+        match op {
+            GateOp::Acquire => {
+                let got = used < s.capacity;
+                used += u32::from(got);
+                passes.push(got);
+                answers.push(GateAnswer::Acquire { got });
+            }
+            GateOp::Drop { pass } => {
+                if let Some(p) = passes.get_mut(*pass) {
+                    used -= u32::from(*p);
+                    *p = false;
+                }
+            }
+            GateOp::PanicHolding => answers.push(GateAnswer::PanicHolding {
+                got: used < s.capacity,
+            }),
+            GateOp::InUse => answers.push(GateAnswer::InUse { value: used }),
+            GateOp::Threads { .. } => answers.push(GateAnswer::Threads {
+                over_capacity: false,
+                granted_any: used < s.capacity,
+                in_use_after: used,
+            }),
+        }
+    }
+    Observed::Gate {
+        answers: Some(answers),
+    }
+}
+
+fn transient(a: &Answer) -> bool {
+    matches!(
+        a,
+        Answer::Status { status: 503 } | Answer::ConnectionRefused | Answer::ConnectionReset
+    )
+}
+
+/// The final outcome of an attempt's answer; `None` when transient.
+fn classify(a: &Answer, quantity: u32) -> Option<SupplierOutcome> {
+    Some(match *a {
+        Answer::Offer {
+            in_stock: false, ..
+        } => SupplierOutcome::OutOfStock,
+        Answer::Offer {
+            unit_cents,
+            quantity: q,
+            shipping_cents,
+            ..
+        } => {
+            let total = (q == quantity && unit_cents >= 0 && shipping_cents >= 0)
+                .then(|| (unit_cents as u128) * u128::from(q) + shipping_cents as u128)
+                .and_then(|t| u64::try_from(t).ok());
+            match total {
+                Some(total_cents) => SupplierOutcome::Quote { total_cents },
+                None => SupplierOutcome::BadData,
+            }
+        }
+        _ if transient(a) => return None,
+        Answer::Status { status: 404 } => SupplierOutcome::NotFound,
+        Answer::Status { status } => SupplierOutcome::HttpStatus { status },
+        Answer::TimedOut => SupplierOutcome::TimedOut,
+        Answer::Protocol => SupplierOutcome::Protocol,
+        Answer::Decode => SupplierOutcome::Decode,
+        Answer::Panic => SupplierOutcome::Panicked,
+        Answer::ConnectionRefused | Answer::ConnectionReset => unreachable!("transient"),
+    })
+}
+
+fn valid(s: &FanOutScript) -> bool {
+    let names: Vec<&str> = s.suppliers.iter().map(|x| x.name.as_str()).collect();
+    let distinct = names
+        .iter()
+        .enumerate()
+        .all(|(i, n)| !names[..i].contains(n));
+    !names.is_empty()
+        && names.iter().all(|n| !n.is_empty())
+        && distinct
+        && s.request.quantity > 0
+        && !s.request.id.trim().is_empty()
+        && s.deadline.0.is_finite()
+}
+
+/// Where a simulated task is in its program.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Pc {
+    Acquire,
+    Waited,
+    Called,
+    Paused,
+}
+
+#[derive(Debug)]
+struct Sim {
+    pc: Pc,
+    second: bool,
+    runnable: bool,
+    done: bool,
+    /// `Some(t)`: blocked until t (a call, a pause, a slot wait's deadline).
+    wake: Option<f64>,
+    waiting: bool,
+    granted: bool,
+    wait_from: f64,
+    answer: Answer,
+    calls: usize,
+    outcome: Option<SupplierOutcome>,
+    events: Vec<Event>,
+}
+
+/// The judge's own simulation of a correct `fan_out` in the baton world:
+/// tasks that can run go in index order, each until it calls, sleeps,
+/// waits for a slot or ends; time jumps only when none can run.
+pub(super) fn fan_model(s: &FanOutScript) -> FanOutSeen {
+    let n = s.suppliers.len();
+    let names: Vec<String> = s.suppliers.iter().map(|x| x.name.clone()).collect();
+    let empty = |result| FanOutSeen {
+        names: names.clone(),
+        result,
+        in_use_at_run_all: None,
+        in_use_after: s.held,
+        run_all_calls: 0,
+        returned_at: s.start,
+        timelines: vec![Vec::new(); n],
+        breaches: Vec::new(),
+    };
+    if !valid(s) {
+        return empty(Outcome::InvalidArgument);
+    }
+    if s.held >= s.capacity {
+        return empty(Outcome::Rejected);
+    }
+    let deadline = s.deadline.0;
+    let mut now = s.start.0;
+    let mut free = s.slots;
+    let mut queue: VecDeque<usize> = VecDeque::new();
+    let mut tasks: Vec<Sim> = (0..n)
+        .map(|_| Sim {
+            pc: Pc::Acquire,
+            second: false,
+            runnable: true,
+            done: false,
+            wake: None,
+            waiting: false,
+            granted: false,
+            wait_from: 0.0,
+            answer: Answer::Protocol,
+            calls: 0,
+            outcome: None,
+            events: Vec::new(),
+        })
+        .collect();
+    loop {
+        if let Some(k) = tasks.iter().position(|t| t.runnable && !t.done) {
+            // Run task k until it gives way.
+            loop {
+                let t = &mut tasks[k];
+                let holding;
+                match t.pc {
+                    Pc::Acquire => {
+                        if now >= deadline {
+                            t.outcome = Some(SupplierOutcome::TimedOut);
+                            t.done = true;
+                            break;
+                        }
+                        if free == 0 {
+                            queue.push_back(k);
+                            t.waiting = true;
+                            t.granted = false;
+                            t.wait_from = now;
+                            t.wake = Some(deadline);
+                            t.runnable = false;
+                            t.pc = Pc::Waited;
+                            break;
+                        }
+                        free -= 1;
+                        holding = true;
+                    }
+                    Pc::Waited => {
+                        t.events.push(Event::SlotWait {
+                            from: F64(t.wait_from),
+                            at: F64(now),
+                            got: t.granted,
+                        });
+                        if !t.granted {
+                            t.outcome = Some(SupplierOutcome::TimedOut);
+                            t.done = true;
+                            break;
+                        }
+                        holding = true;
+                    }
+                    Pc::Called => {
+                        // The slot goes back at once, to the first waiter.
+                        match queue.pop_front() {
+                            Some(w) => {
+                                let w = &mut tasks[w];
+                                w.granted = true;
+                                w.waiting = false;
+                                w.wake = None;
+                                w.runnable = true;
+                            }
+                            None => free += 1,
+                        }
+                        let t = &mut tasks[k];
+                        match classify(&t.answer, s.request.quantity) {
+                            Some(outcome) => {
+                                t.outcome = Some(outcome);
+                                t.done = true;
+                            }
+                            None if t.second => {
+                                t.outcome = Some(SupplierOutcome::Unavailable);
+                                t.done = true;
+                            }
+                            None => {
+                                let supplier = &s.suppliers[k];
+                                let f = supplier.fractions.first().map_or(0.0, |f| f.0);
+                                let pause = PAUSE_MIN + PAUSE_SPREAD * f;
+                                if now + pause >= deadline {
+                                    t.outcome = Some(SupplierOutcome::TimedOut);
+                                    t.done = true;
+                                } else {
+                                    t.events.push(Event::Pause {
+                                        at: F64(now),
+                                        seconds: F64(pause),
+                                    });
+                                    t.wake = Some(now + pause);
+                                    t.runnable = false;
+                                    t.second = true;
+                                    t.pc = Pc::Paused;
+                                }
+                            }
+                        }
+                        break;
+                    }
+                    Pc::Paused => {
+                        t.pc = Pc::Acquire;
+                        continue;
+                    }
+                }
+                if holding {
+                    let supplier = &s.suppliers[k];
+                    let scripted = &supplier.attempts[t.calls.min(supplier.attempts.len() - 1)];
+                    t.calls += 1;
+                    let timeout = deadline - now;
+                    let (ended, answer) = if scripted.cost.0 < timeout {
+                        (now + scripted.cost.0, scripted.answer)
+                    } else {
+                        (now + timeout, Answer::TimedOut)
+                    };
+                    t.events.push(Event::Call {
+                        at: F64(now),
+                        timeout: F64(timeout),
+                        id: s.request.id.clone(),
+                        item: s.request.item.clone(),
+                        quantity: s.request.quantity,
+                        ended: F64(ended),
+                        answer,
+                    });
+                    t.answer = answer;
+                    t.wake = Some(ended);
+                    t.runnable = false;
+                    t.pc = Pc::Called;
+                    break;
+                }
+            }
+            continue;
+        }
+        let next = tasks
+            .iter()
+            .filter(|t| !t.done)
+            .filter_map(|t| t.wake)
+            .fold(f64::INFINITY, f64::min);
+        if next == f64::INFINITY {
+            break;
+        }
+        now = now.max(next);
+        for (i, t) in tasks.iter_mut().enumerate() {
+            if !t.done && t.wake.is_some_and(|w| w <= now) {
+                t.wake = None;
+                t.runnable = true;
+                if t.waiting {
+                    t.waiting = false;
+                    t.granted = false;
+                    queue.retain(|&q| q != i);
+                }
+            }
+        }
+    }
+    let mut reports: Vec<Report> = s
+        .suppliers
+        .iter()
+        .zip(&tasks)
+        .map(|(sup, t)| Report {
+            supplier: sup.name.clone(),
+            outcome: t.outcome.unwrap_or(SupplierOutcome::TimedOut),
+        })
+        .collect();
+    reports.sort_by(|a, b| rank(a).cmp(&rank(b)));
+    FanOutSeen {
+        names,
+        result: Outcome::Ok { reports },
+        in_use_at_run_all: Some(s.held + 1),
+        in_use_after: s.held,
+        run_all_calls: 1,
+        returned_at: F64(now),
+        timelines: tasks.into_iter().map(|t| t.events).collect(),
+        breaches: Vec::new(),
+    }
+}
+
+fn rank(r: &Report) -> (bool, u64, &str) {
+    match r.outcome {
+        SupplierOutcome::Quote { total_cents } => (false, total_cents, &r.supplier),
+        _ => (true, 0, &r.supplier),
+    }
+}
+
+pub(super) fn model(s: &Script) -> Observed {
+    match s {
+        Script::Gate(g) => gate_model(g),
+        Script::FanOut(f) => Observed::FanOut(fan_model(f)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::table::from_table;
+    use super::super::{build, STEP};
+    use super::*;
+    use crate::rng::Gen;
+    use crate::suites::{fixture, Observable};
+
+    #[test]
+    fn the_model_agrees_with_every_table_case() {
+        for case in fixture::table(STEP) {
+            let (s, expect) = from_table(&case);
+            let m = model(&s);
+            assert!(
+                expect.same(&m),
+                "{case}\nexpected {}\nmodel    {}",
+                expect.show(),
+                m.show()
+            );
+        }
+    }
+
+    #[test]
+    fn every_generated_scenario_ends_by_its_deadline() {
+        for seed in 0..4 {
+            let mut g = Gen::new(seed);
+            let suite = build(&mut g);
+            for clause in &suite.clauses {
+                for check in &clause.checks {
+                    let lab_wire::Call::Advanced { input, .. } = &check.call else {
+                        panic!("step 13 makes advanced calls only");
+                    };
+                    let Ok(Script::FanOut(s)) = serde_json::from_value::<Script>(input.clone())
+                    else {
+                        continue;
+                    };
+                    let seen = fan_model(&s);
+                    let limit = if s.deadline.0.is_finite() {
+                        s.deadline.0.max(s.start.0)
+                    } else {
+                        s.start.0
+                    };
+                    assert!(seen.returned_at.0 <= limit, "{}: {s:?}", clause.key);
+                    for event in seen.timelines.iter().flatten() {
+                        if let Event::Call { ended, .. } = event {
+                            assert!(ended.0 <= s.deadline.0, "{}: {s:?}", clause.key);
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,434 @@
+//! Step 13's scripts and observations as a learner reads them: scripts as
+//! Rust, observations (with how two compare) as results and timelines.
+
+use crate::catalog::{t, tr};
+use crate::show::float;
+use crate::suites::Observable;
+use lab_wire::scripts::s13::{
+    Answer, Event, FanOutSeen, GateAnswer, GateOp, Observed, Outcome, Script, SupplierOutcome,
+};
+use serde_json::Value;
+
+fn same_event(e: &Event, g: &Event) -> bool {
+    match (e, g) {
+        (
+            Event::Call {
+                at,
+                timeout,
+                id,
+                item,
+                quantity,
+                ended,
+                answer,
+            },
+            Event::Call {
+                at: at2,
+                timeout: timeout2,
+                id: id2,
+                item: item2,
+                quantity: quantity2,
+                ended: ended2,
+                answer: answer2,
+            },
+        ) => {
+            at.0 == at2.0
+                && timeout.0 == timeout2.0
+                && id == id2
+                && item == item2
+                && quantity == quantity2
+                && ended.0 == ended2.0
+                && answer == answer2
+        }
+        (
+            Event::Pause { at, seconds },
+            Event::Pause {
+                at: at2,
+                seconds: seconds2,
+            },
+        ) => at.0 == at2.0 && seconds.0 == seconds2.0,
+        (
+            Event::SlotWait { from, at, got },
+            Event::SlotWait {
+                from: from2,
+                at: at2,
+                got: got2,
+            },
+        ) => from.0 == from2.0 && at.0 == at2.0 && got == got2,
+        (Event::Call { .. } | Event::Pause { .. } | Event::SlotWait { .. }, _) => false,
+    }
+}
+
+fn same_fan(e: &FanOutSeen, g: &FanOutSeen) -> bool {
+    e.result == g.result
+        && e.in_use_at_run_all == g.in_use_at_run_all
+        && e.in_use_after == g.in_use_after
+        && e.run_all_calls == g.run_all_calls
+        && e.returned_at.0 == g.returned_at.0
+        && e.timelines.len() == g.timelines.len()
+        && e.timelines
+            .iter()
+            .zip(&g.timelines)
+            .all(|(a, b)| a.len() == b.len() && a.iter().zip(b).all(|(x, y)| same_event(x, y)))
+        && e.breaches.len() == g.breaches.len()
+        && e.breaches
+            .iter()
+            .zip(&g.breaches)
+            .all(|(a, b)| a.rule == b.rule && a.task == b.task && a.at.0 == b.at.0)
+}
+
+impl Observable for Observed {
+    /// Floats with `==` (NaN never matches, -0.0 equals 0.0).
+    fn same(&self, got: &Self) -> bool {
+        match (self, got) {
+            (Observed::Gate { answers: a }, Observed::Gate { answers: b }) => a == b,
+            (Observed::FanOut(a), Observed::FanOut(b)) => same_fan(a, b),
+            (Observed::Gate { .. } | Observed::FanOut(_), _) => false,
+        }
+    }
+
+    fn show(&self) -> String {
+        show_observed(self)
+    }
+}
+
+fn answer_rust(a: &Answer) -> String {
+    match a {
+        Answer::Offer {
+            unit_cents,
+            quantity,
+            shipping_cents,
+            in_stock,
+        } => format!(
+            "ScriptedAnswer::Reply(Reply::Offer(Offer {{ unit_cents: {unit_cents}, quantity: {quantity}, shipping_cents: {shipping_cents}, in_stock: {in_stock} }}))"
+        ),
+        Answer::Status { status } => format!("ScriptedAnswer::Reply(Reply::Status({status}))"),
+        Answer::ConnectionRefused => "ScriptedAnswer::Fail(CallError::ConnectionRefused)".into(),
+        Answer::ConnectionReset => "ScriptedAnswer::Fail(CallError::ConnectionReset)".into(),
+        Answer::TimedOut => "ScriptedAnswer::Fail(CallError::TimedOut)".into(),
+        Answer::Protocol => "ScriptedAnswer::Fail(CallError::Protocol)".into(),
+        Answer::Decode => "ScriptedAnswer::Fail(CallError::Decode)".into(),
+        Answer::Panic => "ScriptedAnswer::Panic".into(),
+    }
+}
+
+/// A call's answer, short.
+fn answer_short(a: &Answer) -> String {
+    match a {
+        Answer::Offer {
+            unit_cents,
+            quantity,
+            shipping_cents,
+            in_stock,
+        } => format!(
+            "offer {unit_cents}×{quantity}+{shipping_cents}{}",
+            if *in_stock { "" } else { " out of stock" }
+        ),
+        Answer::Status { status } => status.to_string(),
+        Answer::ConnectionRefused => "ConnectionRefused".into(),
+        Answer::ConnectionReset => "ConnectionReset".into(),
+        Answer::TimedOut => "TimedOut".into(),
+        Answer::Protocol => "Protocol".into(),
+        Answer::Decode => "Decode".into(),
+        Answer::Panic => "panic".into(),
+    }
+}
+
+fn gate_op_rust(op: &GateOp, acquires: &mut usize) -> String {
+    match op {
+        GateOp::Acquire => {
+            *acquires += 1;
+            format!("let p{} = gate.try_acquire();", *acquires - 1)
+        }
+        GateOp::Drop { pass } => format!("drop(p{pass});"),
+        GateOp::PanicHolding => {
+            "catch_unwind(|| { let _p = gate.try_acquire(); panic!() });".into()
+        }
+        GateOp::InUse => "gate.in_use()".into(),
+        GateOp::Threads { threads, rounds } => format!(
+            "// {threads} threads × {rounds}: take a pass with try_acquire(), hold it briefly, drop it"
+        ),
+    }
+}
+
+/// The script as Rust a learner could paste into a test.
+pub(super) fn show_input(input: &Value) -> String {
+    let Some(script) = crate::suites::read::<Script>(input) else {
+        return input.to_string();
+    };
+    match script {
+        Script::Gate(s) => {
+            let mut lines = vec![format!("let gate = Gate::new({})?;", s.capacity)];
+            let mut acquires = 0;
+            lines.extend(s.ops.iter().map(|op| gate_op_rust(op, &mut acquires)));
+            lines.join("\n")
+        }
+        Script::FanOut(s) => {
+            let mut lines = vec![
+                format!(
+                    "let request = QuoteRequest {{ id: {:?}.into(), item: {:?}.into(), quantity: {} }};",
+                    s.request.id, s.request.item, s.request.quantity
+                ),
+                format!(
+                    "let env = Env::scripted({}, {}, vec![ // start, outbound slots, suppliers",
+                    float(s.start.0),
+                    s.slots
+                ),
+            ];
+            for sup in &s.suppliers {
+                let fractions: Vec<String> = sup.fractions.iter().map(|f| float(f.0)).collect();
+                lines.push(format!(
+                    "    ScriptedSupplier {{ name: {:?}.into(), fractions: vec![{}], attempts: vec![ // (cost, answer) per call",
+                    sup.name,
+                    fractions.join(", ")
+                ));
+                for a in &sup.attempts {
+                    lines.push(format!(
+                        "        ({}, {}),",
+                        float(a.cost.0),
+                        answer_rust(&a.answer)
+                    ));
+                }
+                lines.push("    ] },".into());
+            }
+            lines.push("]);".into());
+            lines.push(format!("let inbound = Gate::new({})?;", s.capacity));
+            if s.held > 0 {
+                lines.push(format!(
+                    "let _held: Vec<_> = (0..{}).map(|_| inbound.try_acquire()).collect();",
+                    s.held
+                ));
+            }
+            let names: Vec<String> = s
+                .suppliers
+                .iter()
+                .map(|x| format!("{:?}", x.name))
+                .collect();
+            lines.push(format!(
+                "fan_out(&request, &[{}], {}, &env, &inbound)",
+                names.join(", "),
+                float(s.deadline.0)
+            ));
+            lines.join("\n")
+        }
+    }
+}
+
+fn outcome_rust(o: &SupplierOutcome) -> String {
+    match o {
+        SupplierOutcome::Quote { total_cents } => format!("Quote {{ total_cents: {total_cents} }}"),
+        SupplierOutcome::HttpStatus { status } => format!("HttpStatus({status})"),
+        other => format!("{other:?}"),
+    }
+}
+
+fn event_text(e: &Event) -> String {
+    match e {
+        Event::Call {
+            at,
+            timeout,
+            id,
+            item,
+            quantity,
+            ended,
+            answer,
+        } => tr(
+            "13.event.call",
+            &[
+                ("at", &float(at.0)),
+                ("timeout", &float(timeout.0)),
+                ("id", &format!("{id:?}")),
+                ("item", &format!("{item:?}")),
+                ("quantity", quantity),
+                ("ended", &float(ended.0)),
+                ("answer", &answer_short(answer)),
+            ],
+        ),
+        Event::Pause { at, seconds } => tr(
+            "13.event.pause",
+            &[("at", &float(at.0)), ("seconds", &float(seconds.0))],
+        ),
+        Event::SlotWait { from, at, got } => tr(
+            if *got {
+                "13.event.wait-got"
+            } else {
+                "13.event.wait-none"
+            },
+            &[("from", &float(from.0)), ("at", &float(at.0))],
+        ),
+    }
+}
+
+/// The result, then a timeline per supplier, then anything odd.
+fn show_observed(o: &Observed) -> String {
+    match o {
+        Observed::Gate { answers: None } => "Gate::new → Err(InvalidArgument)".into(),
+        Observed::Gate {
+            answers: Some(answers),
+        } => {
+            let items: Vec<String> = answers
+                .iter()
+                .map(|a| match a {
+                    GateAnswer::Acquire { got } | GateAnswer::PanicHolding { got } => {
+                        if *got { "Some(pass)" } else { "None" }.to_string()
+                    }
+                    GateAnswer::InUse { value } => value.to_string(),
+                    GateAnswer::Threads {
+                        over_capacity,
+                        granted_any,
+                        in_use_after,
+                    } => tr(
+                        "13.threads",
+                        &[
+                            ("over", over_capacity),
+                            ("granted", granted_any),
+                            ("after", in_use_after),
+                        ],
+                    ),
+                })
+                .collect();
+            format!("Gate::new → Ok; answers: [{}]", items.join(", "))
+        }
+        Observed::FanOut(f) => {
+            let mut lines = vec![match &f.result {
+                Outcome::InvalidArgument => "Err(FanOutError::InvalidArgument)".to_string(),
+                Outcome::Rejected => "Err(FanOutError::Rejected)".to_string(),
+                Outcome::Ok { reports } => {
+                    let items: Vec<String> = reports
+                        .iter()
+                        .map(|r| format!("{:?}: {}", r.supplier, outcome_rust(&r.outcome)))
+                        .collect();
+                    format!("Ok([{}])", items.join(", "))
+                }
+            }];
+            for (k, line) in f.timelines.iter().enumerate() {
+                let name = f
+                    .names
+                    .get(k)
+                    .map_or_else(String::new, |n| format!("{n:?} "));
+                let head = tr("13.task", &[("name", &name), ("k", &k)]);
+                if line.is_empty() {
+                    lines.push(format!("  {head} -"));
+                } else {
+                    lines.push(format!("  {head}"));
+                    lines.extend(line.iter().map(|e| format!("    {}", event_text(e))));
+                }
+            }
+            lines.push(tr(
+                "13.summary",
+                &[
+                    ("at", &float(f.returned_at.0)),
+                    ("runs", &f.run_all_calls),
+                    (
+                        "first",
+                        &f.in_use_at_run_all
+                            .map_or_else(|| "-".to_string(), |n| n.to_string()),
+                    ),
+                    ("after", &f.in_use_after),
+                ],
+            ));
+            for br in &f.breaches {
+                lines.push(tr(
+                    "13.breach",
+                    &[
+                        ("rule", &t(&format!("13.rule.{}", br.rule))),
+                        (
+                            "task",
+                            &br.task.map_or_else(|| "-".to_string(), |k| k.to_string()),
+                        ),
+                        ("at", &float(br.at.0)),
+                    ],
+                ));
+            }
+            lines.join("\n")
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::model::{fan_model, gate_model};
+    use super::*;
+    use lab_wire::scripts::s13::{Attempt, FanOutScript, GateScript, Request, SupplierScript};
+    use lab_wire::F64;
+
+    #[test]
+    fn a_gate_that_counts_refusals_is_told_apart() {
+        let s = GateScript {
+            capacity: 1,
+            ops: vec![GateOp::Acquire, GateOp::Acquire, GateOp::InUse],
+        };
+        let e = gate_model(&s);
+        let leaky = Observed::Gate {
+            answers: Some(vec![
+                GateAnswer::Acquire { got: true },
+                GateAnswer::Acquire { got: false },
+                GateAnswer::InUse { value: 2 },
+            ]),
+        };
+        assert!(!e.same(&leaky));
+    }
+
+    #[test]
+    fn a_slot_held_through_the_pause_is_told_apart() {
+        // One slot, "a" gets 503 then an offer; "b" waits. Held through the
+        // pause, b's call would come only after a's second call.
+        let s = FanOutScript {
+            request: Request {
+                id: "r".into(),
+                item: "i".into(),
+                quantity: 1,
+            },
+            suppliers: vec![
+                SupplierScript {
+                    name: "a".into(),
+                    attempts: vec![
+                        Attempt {
+                            cost: F64(0.5),
+                            answer: Answer::Status { status: 503 },
+                        },
+                        Attempt {
+                            cost: F64(0.5),
+                            answer: Answer::Offer {
+                                unit_cents: 1,
+                                quantity: 1,
+                                shipping_cents: 0,
+                                in_stock: true,
+                            },
+                        },
+                    ],
+                    fractions: vec![F64(0.0)],
+                },
+                SupplierScript {
+                    name: "b".into(),
+                    attempts: vec![Attempt {
+                        cost: F64(0.25),
+                        answer: Answer::Status { status: 404 },
+                    }],
+                    fractions: vec![],
+                },
+            ],
+            slots: 1,
+            capacity: 1,
+            held: 0,
+            start: F64(0.0),
+            deadline: F64(10.0),
+        };
+        let good = fan_model(&s);
+        // b gets the slot at 0.5, when a's first call returns.
+        assert_eq!(
+            good.timelines[1][0],
+            Event::SlotWait {
+                from: F64(0.0),
+                at: F64(0.5),
+                got: true
+            }
+        );
+        let mut held = good.clone();
+        held.timelines[1][0] = Event::SlotWait {
+            from: F64(0.0),
+            at: F64(1.0625),
+            got: true,
+        };
+        assert!(!Observed::FanOut(good).same(&Observed::FanOut(held)));
+    }
+}
