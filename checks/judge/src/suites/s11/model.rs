@@ -182,3 +182,31 @@ pub fn execute(s: &Scenario) -> Run {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::suites::Observable;
+    use lab_wire::scripts::s11::Observed;
+
+    #[test]
+    fn a_non_strict_reserve_is_told_apart() {
+        let call = AdmitCall {
+            method: "GET".into(),
+            status: 503,
+            attempts: 1,
+            limit: 3,
+            left: F64(2.0),
+            retry_after: Parsed::Ok { delay: 1 },
+            min_gap: F64(0.0),
+            reserve: F64(1.0),
+        };
+        let e = Observed::Admit {
+            decision: admit(&call),
+        };
+        let wrong = Observed::Admit {
+            decision: Decision::Retry { wait: F64(1.0) },
+        };
+        assert!(!e.same(&wrong));
+    }
+}

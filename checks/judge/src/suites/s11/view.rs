@@ -1,8 +1,9 @@
-//! Step 11's scripts and observations as a learner reads them: calls as
-//! Rust, runs as a compact timeline.
+//! Step 11's scripts and observations as a learner reads them (calls as
+//! Rust, runs as a compact timeline), and how two observations compare.
 
 use crate::catalog::{t, tr};
 use crate::show::float;
+use crate::suites::Observable;
 use lab_wire::scripts::s11::{
     AdmitCall, Decision, Ending, Event, Handed, Observed, Parsed, Reason, Scenario, Script,
 };
@@ -164,5 +165,99 @@ pub fn show_observed(o: &Observed) -> String {
             lines.push(format!("→ {}", ending(e)));
             lines.join("\n")
         }
+    }
+}
+
+fn same_decision(e: &Decision, g: &Decision) -> bool {
+    match (e, g) {
+        (Decision::Retry { wait: a }, Decision::Retry { wait: b }) => a.0 == b.0,
+        (Decision::Refuse { reason: a }, Decision::Refuse { reason: b }) => a == b,
+        (Decision::InvalidArgument, Decision::InvalidArgument) => true,
+        (Decision::Retry { .. } | Decision::Refuse { .. } | Decision::InvalidArgument, _) => false,
+    }
+}
+
+/// Events are compared without their times (shown, never judged).
+fn same_event(e: &Event, g: &Event) -> bool {
+    match (e, g) {
+        (
+            Event::Send {
+                method: m1,
+                timeout: t1,
+                ..
+            },
+            Event::Send {
+                method: m2,
+                timeout: t2,
+                ..
+            },
+        ) => m1 == m2 && t1.0 == t2.0,
+        (Event::Close { reply: a, .. }, Event::Close { reply: b, .. }) => a == b,
+        (Event::Sleep { seconds: a, .. }, Event::Sleep { seconds: b, .. }) => a.0 == b.0,
+        (Event::Send { .. } | Event::Close { .. } | Event::Sleep { .. }, _) => false,
+    }
+}
+
+impl Observable for Observed {
+    /// Floats with `==` (NaN never matches, -0.0 equals 0.0); event times ignored.
+    fn same(&self, got: &Self) -> bool {
+        match (self, got) {
+            (Observed::Admit { decision: a }, Observed::Admit { decision: b }) => {
+                same_decision(a, b)
+            }
+            (
+                Observed::Execute {
+                    events: e1,
+                    ending: n1,
+                },
+                Observed::Execute {
+                    events: e2,
+                    ending: n2,
+                },
+            ) => {
+                e1.len() == e2.len()
+                    && e1.iter().zip(e2).all(|(a, b)| same_event(a, b))
+                    && n1 == n2
+            }
+            (Observed::Admit { .. } | Observed::Execute { .. }, _) => false,
+        }
+    }
+
+    fn show(&self) -> String {
+        show_observed(self)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::table::execute_from_table;
+    use super::super::STEP;
+    use super::*;
+    use crate::rng::Gen;
+    use crate::suites::fixture;
+
+    #[test]
+    fn a_response_closed_after_the_sleep_is_told_apart() {
+        let case = fixture::table(STEP)
+            .into_iter()
+            .find(|c| fixture::clause(c) == "close-before-wait")
+            .unwrap();
+        let (_, events, ending) = execute_from_table(&mut Gen::new(1), &case);
+        let e = Observed::Execute { events, ending };
+        let Observed::Execute {
+            mut events,
+            ending,
+        } = e.clone()
+        else {
+            panic!("an execute case");
+        };
+        // The close moved after the sleep that follows it.
+        let i = events
+            .iter()
+            .position(|x| matches!(x, Event::Close { .. }))
+            .unwrap();
+        events.swap(i, i + 1);
+        let late = Observed::Execute { events, ending };
+        assert!(!e.same(&late));
     }
 }

@@ -1,0 +1,103 @@
+//! Step 12's hand-written table, `fixtures/cases/12.json`: each row read
+//! into a script and the observation it expects.
+
+use crate::suites::fixture;
+use lab_wire::scripts::s12::{Ending, Observed, Script, Slept, Wake};
+use lab_wire::F64;
+use serde_json::Value;
+
+/// One table wake: `exact`, `early X`, `frozen`, `late X`, `back X`, `reads X`.
+fn table_wake(text: &str) -> Wake {
+    let (name, arg) = text.split_once(' ').unwrap_or((text, ""));
+    let num = || {
+        F64(arg
+            .parse()
+            .unwrap_or_else(|_| panic!("12.json: bad number in {text:?}")))
+    };
+    match name {
+        "exact" => Wake::Exact,
+        "early" => Wake::Early { moved: num() },
+        "frozen" => Wake::Frozen,
+        "late" => Wake::Late { over: num() },
+        "back" => Wake::Back { by: num() },
+        "reads" => Wake::Reads { t: num() },
+        _ => panic!("12.json: unknown wake {text:?}"),
+    }
+}
+
+fn table_ending(text: &str) -> Ending {
+    serde_json::from_value(Value::String(text.into()))
+        .unwrap_or_else(|_| panic!("12.json: unknown result {text:?}"))
+}
+
+pub(super) fn from_table(case: &Value) -> (Script, Observed) {
+    let wakes = case["wakes"]
+        .as_array()
+        .expect("12.json: wakes is a list")
+        .iter()
+        .map(|w| table_wake(w.as_str().expect("12.json: wakes are strings")))
+        .collect();
+    let s = Script {
+        wait: F64(fixture::float(case, "wait")),
+        deadline: F64(fixture::float(case, "deadline")),
+        start: F64(fixture::float(case, "start")),
+        wakes,
+        cancel_after_sleeps: case["cancel_after_sleeps"]
+            .as_u64()
+            .map(|k| u32::try_from(k).expect("12.json: cancel_after_sleeps fits in u32")),
+    };
+    let expect = &case["expect"];
+    // The readings after each expected sleep follow from the world's rule.
+    let mut now = s.start.0;
+    let sleeps = expect["sleeps"]
+        .as_array()
+        .expect("12.json: expect.sleeps is a list")
+        .iter()
+        .enumerate()
+        .map(|(i, a)| {
+            let asked: f64 = a
+                .as_str()
+                .and_then(|t| t.parse().ok())
+                .unwrap_or_else(|| panic!("12.json: bad sleep {a} in {case}"));
+            now = s.wake(i + 1).after(now, asked);
+            Slept {
+                asked: F64(asked),
+                after: F64(now),
+            }
+        })
+        .collect();
+    let result = table_ending(
+        expect["result"]
+            .as_str()
+            .expect("12.json: expect.result is a string"),
+    );
+    let observed = Observed {
+        start: s.start,
+        sleeps,
+        result,
+    };
+    (s, observed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::model::model;
+    use super::super::STEP;
+    use super::*;
+    use crate::suites::Observable;
+
+    fn json<T: serde::Serialize>(x: &T) -> Value {
+        serde_json::to_value(x).unwrap()
+    }
+
+    #[test]
+    fn the_model_agrees_with_every_table_case() {
+        for case in fixture::table(STEP) {
+            let (s, expect) = from_table(&case);
+            let m = model(&s);
+            assert!(!m.ambiguous, "an ambiguous table case: {case}");
+            assert!(expect.same(&m.observed), "{case}");
+            assert_eq!(json(&expect), json(&m.observed), "readings: {case}");
+        }
+    }
+}
