@@ -139,6 +139,19 @@ pub fn model(script: &Script) -> Observed {
     }
 }
 
+/// Step 10's result for these fields, by the judge's own model: what the
+/// learner's parser must give, and what step 11's executor sees.
+pub fn expected(fields: &[String], received: i64) -> Result<u32, Kind> {
+    let script = Script {
+        fields: fields.to_vec(),
+        received,
+    };
+    match model(&script) {
+        Observed::Ok { value } => Ok(value),
+        Observed::Err { error } => Err(error),
+    }
+}
+
 fn number(b: &[u8]) -> Option<i64> {
     b.iter().try_fold(0i64, |n, &c| {
         c.is_ascii_digit().then(|| n * 10 + i64::from(c - b'0'))
@@ -228,4 +241,36 @@ pub fn parse(b: &[u8]) -> Option<Written> {
         })
     };
     imf(b).or_else(|| rfc850(b)).or_else(|| asctime(b))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{table::from_table, STEP};
+    use super::*;
+    use crate::suites::fixture;
+
+    #[test]
+    fn expected_reads_what_step_11_sends() {
+        let f = |v: &str| vec![v.to_string()];
+        let date = f("Sun, 06 Nov 1994 08:49:37 GMT");
+        assert_eq!(expected(&date, 784_111_740), Ok(37));
+        assert_eq!(expected(&date, 784_111_800), Ok(0));
+        let wrong_day = f("Mon, 06 Nov 1994 08:49:37 GMT");
+        assert_eq!(expected(&wrong_day, 0), Err(Kind::InvalidDate));
+        assert_eq!(expected(&f(" 007\t"), 0), Ok(7));
+        assert_eq!(
+            expected(&f("99999999999999999999"), 0),
+            Err(Kind::OverLimit)
+        );
+        assert_eq!(expected(&f("1, 2"), 0), Err(Kind::Syntax));
+        assert_eq!(expected(&[], 0), Err(Kind::Missing));
+    }
+
+    #[test]
+    fn the_model_agrees_with_every_table_case() {
+        for case in fixture::table(STEP) {
+            let (s, expect) = from_table(&case);
+            assert_eq!(model(&s), expect, "{case}");
+        }
+    }
 }
