@@ -43,6 +43,9 @@ if [ "$selftest" = yes ]; then
   fi
   set -x
   cargo fmt --all -- --check
+  # The steps' folders are declared inside the judge's steps! registry macro,
+  # where cargo fmt does not look; check them by name.
+  rustfmt --edition 2021 --check checks/judge/src/suites/s[0-9][0-9]/mod.rs
   cargo clippy --quiet --workspace --all-targets -- -D warnings
   # The advanced runner's glue, compiled against the reference answers.
   LAB_ADVANCED_REFERENCE=1 cargo clippy --quiet -p lab-runner-advanced --all-targets -- -D warnings

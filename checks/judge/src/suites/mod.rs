@@ -104,6 +104,31 @@ macro_rules! core_step {
     };
 }
 
+/// The `ThisStep` of an advanced step's folder: `build` in its `mod.rs`, a
+/// script read by `view::show_input`, and the runner's answers read as
+/// `$observed` (the step's [`Observable`] type).
+macro_rules! advanced_step {
+    ($observed:ty) => {
+        /// This step in the registry.
+        pub struct ThisStep;
+
+        impl super::Step for ThisStep {
+            fn build(&self, g: &mut crate::rng::Gen) -> super::Builder {
+                build(g)
+            }
+            fn show_call(&self, call: &lab_wire::Call) -> String {
+                match call {
+                    lab_wire::Call::Advanced { input, .. } => view::show_input(input),
+                    other => format!("{other:?}"),
+                }
+            }
+            fn show_json(&self, value: &serde_json::Value) -> String {
+                super::show_answer::<$observed>(value)
+            }
+        }
+    };
+}
+
 /// One registry line: `step!(id, items, track, module)`. The module is the
 /// step's folder, `suites/sNN/`, whose `ThisStep` implements [`Step`].
 macro_rules! steps {

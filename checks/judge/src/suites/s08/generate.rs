@@ -100,7 +100,6 @@ fn fraction(g: &mut Gen) -> f64 {
     g.sixty_fourths(0, 64)
 }
 
-
 /// One scenario per clause, with random numbers in the clause's shape.
 pub(super) fn generated(b: &mut Builder, g: &mut Gen) {
     let st = retryable_status(g);

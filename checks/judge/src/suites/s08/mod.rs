@@ -7,9 +7,8 @@ mod generate;
 mod table;
 mod view;
 
-use super::{fixture, Builder, Expect};
+use super::{fixture, Builder};
 use crate::rng::Gen;
-use lab_wire::Call;
 
 const KEYS: [&str; 16] = [
     "invalid-options",
@@ -45,23 +44,4 @@ pub fn build(g: &mut Gen) -> Builder {
     b
 }
 
-/// Step 08 in the registry.
-pub struct ThisStep;
-
-impl super::Step for ThisStep {
-    fn build(&self, g: &mut Gen) -> Builder {
-        build(g)
-    }
-    fn show_call(&self, call: &Call) -> String {
-        view::show_call(call)
-    }
-    fn shrink(&self, call: &Call) -> Vec<Call> {
-        view::shrink(call)
-    }
-    fn expect(&self, call: &Call) -> Option<Expect> {
-        view::expect(call)
-    }
-    fn times(&self, call: &Call) -> Vec<f64> {
-        view::times(call)
-    }
-}
+core_step!(shrinks, times);

@@ -1,13 +1,13 @@
 //! Step 10's generators: valid dates in the three forms, spoiled ones and
 //! delays, built per clause from the judge's calendar, then random ones.
 
+use super::super::Builder;
 use super::add;
 use super::calendar::{
     self, civil, days, is_leap, month_length, weekday, year_length, year_of, DAY, LONG_DAYS,
     SHORT_DAYS,
 };
 use super::model::{self, err, Form, Written, DELAY_LIMIT};
-use super::super::Builder;
 use crate::rng::Gen;
 use lab_wire::scripts::s10::{Kind, Observed};
 
@@ -421,24 +421,12 @@ pub(super) fn generated(b: &mut Builder, g: &mut Gen) {
                     text.push(char::from(b'0' + g.below(10) as u8));
                 }
                 let text = padded(g, &text);
-                add(
-                    b,
-                    "delay-limit",
-                    vec![text],
-                    received,
-                    err(Kind::OverLimit),
-                );
+                add(b, "delay-limit", vec![text], received, err(Kind::OverLimit));
             }
             2 => {
                 let v = DELAY_LIMIT as u64 + 1 + g.below(10_000_000_000 - DELAY_LIMIT as u64);
                 let text = padded(g, &v.to_string());
-                add(
-                    b,
-                    "delay-limit",
-                    vec![text],
-                    received,
-                    err(Kind::OverLimit),
-                );
+                add(b, "delay-limit", vec![text], received, err(Kind::OverLimit));
             }
             3 => {
                 let w = at(received + DELAY_LIMIT + g.int(-2, 2), form, g.chance(1, 2));
@@ -491,13 +479,7 @@ pub(super) fn generated(b: &mut Builder, g: &mut Gen) {
         let w = valid(g, form, y, second_60);
         let text = spoil_names(g, &w);
         let text = padded(g, &text);
-        add(
-            b,
-            "names-and-zone",
-            vec![text],
-            received,
-            err(Kind::Syntax),
-        );
+        add(b, "names-and-zone", vec![text], received, err(Kind::Syntax));
     }
 
     for _ in 0..40 {
@@ -640,13 +622,7 @@ pub(super) fn generated(b: &mut Builder, g: &mut Gen) {
             let v = g.below(1 << 32);
             let zeros = g.int(0, 2);
             let text = padded(g, &digits(v, zeros));
-            add(
-                b,
-                "random",
-                vec![text],
-                received,
-                model::delay(v as i64),
-            );
+            add(b, "random", vec![text], received, model::delay(v as i64));
             continue;
         }
         let form = *g.pick(&FORMS);

@@ -15,7 +15,7 @@ mod model;
 mod table;
 mod view;
 
-use super::{fixture, show_answer, Builder};
+use super::{fixture, Builder};
 use crate::rng::Gen;
 use lab_wire::scripts::s10::{Observed, Script};
 
@@ -60,20 +60,4 @@ pub fn build(g: &mut Gen) -> Builder {
     b
 }
 
-/// Step 10 in the registry.
-pub struct ThisStep;
-
-impl super::Step for ThisStep {
-    fn build(&self, g: &mut Gen) -> Builder {
-        build(g)
-    }
-    fn show_call(&self, call: &lab_wire::Call) -> String {
-        match call {
-            lab_wire::Call::Advanced { input, .. } => view::show_input(input),
-            other => format!("{other:?}"),
-        }
-    }
-    fn show_json(&self, value: &serde_json::Value) -> String {
-        show_answer::<Observed>(value)
-    }
-}
+advanced_step!(Observed);

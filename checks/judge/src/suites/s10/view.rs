@@ -1,8 +1,8 @@
 //! How step 10 reads for a learner: the call as Rust to paste, the result as
 //! `Ok`/`Err`, and the `Observable` comparison (exact).
 
-use super::calendar::iso;
 use super::super::Observable;
+use super::calendar::iso;
 use lab_wire::scripts::s10::{Observed, Script};
 use serde_json::Value;
 

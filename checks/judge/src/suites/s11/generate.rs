@@ -665,7 +665,8 @@ fn random_plan(g: &mut Gen) -> Plan {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{show_input, STEP};
+    use super::super::view::show_input;
+    use super::super::STEP;
     use super::*;
     use crate::suites::Expect;
     use lab_wire::scripts::s11::{Ending, Observed, Reason, Script};
@@ -710,10 +711,9 @@ mod tests {
                     .checks
                     .iter()
                     .filter(|c| match &c.expect {
-                        Expect::Script(e) => e
-                            .as_any()
-                            .downcast_ref::<Observed>()
-                            .is_some_and(want),
+                        Expect::Script(e) => {
+                            e.as_any().downcast_ref::<Observed>().is_some_and(want)
+                        }
                         _ => false,
                     })
                     .count()

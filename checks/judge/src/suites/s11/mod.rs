@@ -10,13 +10,11 @@ mod model;
 mod table;
 mod view;
 
-use super::{fixture, show_answer, Builder};
+use super::{fixture, Builder};
 use crate::rng::Gen;
 use generate::{generated_admit, generated_execute};
 use lab_wire::scripts::s11::{AdmitCall, Decision, Ending, Event, Observed, Scenario, Script};
 use table::{admit_from_table, execute_from_table, is_admit_row};
-
-pub use view::show_input;
 
 const STEP: &str = "11";
 
@@ -74,20 +72,4 @@ pub fn build(g: &mut Gen) -> Builder {
     b
 }
 
-/// Step 11 in the registry.
-pub struct ThisStep;
-
-impl super::Step for ThisStep {
-    fn build(&self, g: &mut Gen) -> Builder {
-        build(g)
-    }
-    fn show_call(&self, call: &lab_wire::Call) -> String {
-        match call {
-            lab_wire::Call::Advanced { input, .. } => show_input(input),
-            other => format!("{other:?}"),
-        }
-    }
-    fn show_json(&self, value: &serde_json::Value) -> String {
-        show_answer::<Observed>(value)
-    }
-}
+advanced_step!(Observed);

@@ -215,9 +215,7 @@ impl Observable for Observed {
                     ending: n2,
                 },
             ) => {
-                e1.len() == e2.len()
-                    && e1.iter().zip(e2).all(|(a, b)| same_event(a, b))
-                    && n1 == n2
+                e1.len() == e2.len() && e1.iter().zip(e2).all(|(a, b)| same_event(a, b)) && n1 == n2
             }
             (Observed::Admit { .. } | Observed::Execute { .. }, _) => false,
         }
@@ -244,11 +242,7 @@ mod tests {
             .unwrap();
         let (_, events, ending) = execute_from_table(&mut Gen::new(1), &case);
         let e = Observed::Execute { events, ending };
-        let Observed::Execute {
-            mut events,
-            ending,
-        } = e.clone()
-        else {
+        let Observed::Execute { mut events, ending } = e.clone() else {
             panic!("an execute case");
         };
         // The close moved after the sleep that follows it.

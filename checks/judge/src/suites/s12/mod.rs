@@ -10,13 +10,12 @@ mod model;
 mod table;
 mod view;
 
-use super::{fixture, show_answer, Builder};
+use super::{fixture, Builder};
 use crate::rng::Gen;
 use generate::generated;
 use lab_wire::scripts::s12::Observed;
 use model::model;
 use table::from_table;
-use view::show_input;
 
 const STEP: &str = "12";
 
@@ -49,20 +48,4 @@ pub fn build(g: &mut Gen) -> Builder {
     b
 }
 
-/// Step 12 in the registry.
-pub struct ThisStep;
-
-impl super::Step for ThisStep {
-    fn build(&self, g: &mut Gen) -> Builder {
-        build(g)
-    }
-    fn show_call(&self, call: &lab_wire::Call) -> String {
-        match call {
-            lab_wire::Call::Advanced { input, .. } => show_input(input),
-            other => format!("{other:?}"),
-        }
-    }
-    fn show_json(&self, value: &serde_json::Value) -> String {
-        show_answer::<Observed>(value)
-    }
-}
+advanced_step!(Observed);
