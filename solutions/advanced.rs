@@ -64,12 +64,12 @@ pub fn parse_retry_after(fields: &[&str], received: i64) -> Result<u32, RetryAft
         [value] => *value,
         _ => return Err(RetryAfterError::Duplicate),
     };
-    if value.chars().count() > FIELD_LIMIT {
-        return Err(RetryAfterError::Oversized);
-    }
     let value = value.trim_matches(|c| c == ' ' || c == '\t');
     if value.is_empty() {
         return Err(RetryAfterError::Empty);
+    }
+    if value.chars().count() > FIELD_LIMIT {
+        return Err(RetryAfterError::Oversized);
     }
     if value.bytes().all(|b| b.is_ascii_digit()) {
         // Saturate instead of overflowing: any value past the limit is too big.
@@ -109,10 +109,19 @@ impl RetryAfterDate {
     /// Checks the date against the calendar and returns its Unix instant.
     fn instant(&self, received: i64) -> Result<i64, RetryAfterError> {
         let year = if self.two_digit_year {
-            // The year ending in these two digits within [R - 49, R + 50].
-            let (mut r, _, _) = retry_after_civil(received.div_euclid(86_400));
-            r -= 49;
-            r + (self.year - r).rem_euclid(100)
+            // The latest year ending in these two digits that is not more
+            // than 50 years after the receipt (29 February moves to the 28th).
+            let (r, month, day) = retry_after_civil(received.div_euclid(86_400));
+            let day = if month == 2 && day == 29 { 28 } else { day };
+            let s = received.rem_euclid(86_400);
+            let limit = (month, day, s / 3600, s / 60 % 60, s % 60);
+            let written = (self.month, self.day, self.hour, self.minute, self.second);
+            let year = r + 50 - (r + 50 - self.year).rem_euclid(100);
+            if year == r + 50 && written > limit {
+                year - 100
+            } else {
+                year
+            }
         } else {
             self.year
         };
@@ -123,7 +132,8 @@ impl RetryAfterDate {
             4 | 6 | 9 | 11 => 30,
             _ => 31,
         };
-        if !(1..=length).contains(&self.day)
+        if year < 1
+            || !(1..=length).contains(&self.day)
             || self.hour > 23
             || self.minute > 59
             || self.second > 60
@@ -135,7 +145,12 @@ impl RetryAfterDate {
         if (days + 4).rem_euclid(7) as usize != self.weekday {
             return Err(RetryAfterError::InvalidDate);
         }
-        Ok(days * 86_400 + self.hour * 3600 + self.minute * 60 + self.second)
+        let instant = days * 86_400 + self.hour * 3600 + self.minute * 60 + self.second;
+        // The calendar ends at 9999-12-31 23:59:59; second 60 may pass it.
+        if instant > 253_402_300_799 {
+            return Err(RetryAfterError::InvalidDate);
+        }
+        Ok(instant)
     }
 }
 

@@ -2,8 +2,9 @@
 
 /// Largest delay, in seconds, that a Retry-After may ask for (2^31 − 1).
 pub const DELAY_LIMIT: u32 = 2_147_483_647;
-/// Longest field value, in characters, before trimming. (The checker never
-/// sends a value that counting bytes instead would judge differently.)
+/// Longest field value, in characters, after trimming spaces and tabs. (The
+/// checker never sends a value that counting bytes instead would judge
+/// differently.)
 pub const FIELD_LIMIT: usize = 128;
 
 /// Why a Retry-After cannot be used. A malformed value is never a zero.
@@ -15,7 +16,7 @@ pub enum RetryAfterError {
     Duplicate,
     /// Nothing left after trimming spaces and tabs.
     Empty,
-    /// Longer than [`FIELD_LIMIT`] characters, before trimming.
+    /// More than [`FIELD_LIMIT`] characters left after trimming.
     Oversized,
     /// Neither delay-seconds nor one of the three date forms.
     Syntax,

@@ -1,6 +1,7 @@
-//! The judge's own proleptic Gregorian calendar (astronomical years, so
-//! year 0 exists), written apart from the reference solution: days are
-//! counted from 0000-01-01 with leap-year counts, then shifted to 1970.
+//! The judge's own proleptic Gregorian calendar, written apart from the
+//! reference solution: days are counted from 0000-01-01 with leap-year
+//! counts (the count knows year 0; the contract's dates start at 0001, see
+//! `LAST_INSTANT` and the model), then shifted to 1970.
 
 /// Seconds in a day; POSIX time has no leap seconds.
 pub const DAY: i64 = 86_400;
@@ -89,22 +90,43 @@ pub fn year_of(instant: i64) -> i64 {
     civil(instant.div_euclid(DAY)).0
 }
 
-/// The 50-year rule: the year ending in `yy` within [R − 49, R + 50].
-pub fn window(yy: i64, receipt_year: i64) -> i64 {
-    let c = receipt_year - receipt_year.rem_euclid(100) + yy;
-    if c > receipt_year + 50 {
-        c - 100
-    } else if c < receipt_year - 49 {
-        c + 100
+/// The last instant the calendar holds: 9999-12-31T23:59:59Z. Dates run
+/// from 0001-01-01 to here; year 0000 and anything later are invalid.
+pub const LAST_INSTANT: i64 = 253_402_300_799;
+
+/// The receipt moved 50 years ahead, as (month, day, hour, minute, second)
+/// of year `R + 50`; a receipt on 29 February gives 28 February.
+pub fn fifty_years_on(received: i64) -> (i64, (i64, i64, i64, i64, i64)) {
+    let (r, month, day) = civil(received.div_euclid(DAY));
+    let day = if month == 2 && day == 29 { 28 } else { day };
+    let s = received.rem_euclid(DAY);
+    (r, (month, day, s / 3600, s / 60 % 60, s % 60))
+}
+
+/// The 50-year rule: the latest year ending in `yy` whose written date and
+/// time (compared field by field, as written) is not after the receipt
+/// moved 50 years ahead. Only `yy ≡ R + 50` looks at more than the year.
+pub fn window(yy: i64, written: (i64, i64, i64, i64, i64), received: i64) -> i64 {
+    let (r, limit) = fifty_years_on(received);
+    let year = r + 50 - (r + 50 - yy).rem_euclid(100);
+    if year == r + 50 && written > limit {
+        year - 100
     } else {
-        c
+        year
     }
 }
 
-/// Whether a two-digit year is the one slot the checker never sends.
+/// Whether an RFC 850 date is one the checker never sends: where a reading
+/// that takes the candidate year from `R − 50 … R + 49` by year alone (for
+/// a receipt year ending in 50–99), or one that reads second 60 as 59
+/// before comparing, would answer otherwise.
 #[cfg(test)]
-pub fn ambiguous(yy: i64, receipt_year: i64) -> bool {
-    yy == (receipt_year + 50).rem_euclid(100)
+pub fn unsent(yy: i64, written: (i64, i64, i64, i64, i64), received: i64) -> bool {
+    let (r, limit) = fifty_years_on(received);
+    let slot = yy == (r + 50).rem_euclid(100);
+    let (month, day, hour, minute, second) = written;
+    let read_as_59 = second == 60 && (month, day, hour, minute, 59) == limit;
+    slot && (r.rem_euclid(100) >= 50 || read_as_59)
 }
 
 /// An instant as `2026-03-14T12:00:00Z`.
@@ -153,6 +175,8 @@ mod tests {
 
     #[test]
     fn the_worked_windows() {
+        let mid = |y: i64| days(y, 7, 1) * DAY;
+        let noon = (7, 4, 0, 0, 0);
         for (r, yy, y) in [
             (1970, 21, 1921),
             (1970, 19, 2019),
@@ -164,8 +188,20 @@ mod tests {
             (2100, 0, 2100),
             (2100, 49, 2149),
         ] {
-            assert_eq!(window(yy, r), y, "{r} {yy}");
+            assert_eq!(window(yy, noon, mid(r)), y, "{r} {yy}");
         }
-        assert!(ambiguous(50, 2100) && ambiguous(20, 1970) && !ambiguous(49, 2100));
+        // Received 2026-10-07T12:00:00Z: exactly 50 years is still ahead.
+        let received = days(2026, 10, 7) * DAY + 12 * 3600;
+        assert_eq!(window(76, (10, 7, 12, 0, 0), received), 2076);
+        assert_eq!(window(76, (10, 7, 12, 0, 1), received), 1976);
+        assert_eq!(window(76, (10, 7, 11, 59, 60), received), 2076);
+        assert_eq!(window(76, (10, 8, 0, 0, 0), received), 1976);
+        // A 29 February receipt moves to 28 February.
+        let leap = days(2028, 2, 29) * DAY + 12 * 3600;
+        assert_eq!(window(78, (2, 28, 12, 0, 0), leap), 2078);
+        assert_eq!(window(78, (2, 28, 12, 0, 1), leap), 1978);
+        assert!(unsent(40, noon, mid(2090)) && !unsent(76, noon, mid(2026)));
+        assert!(unsent(76, (10, 7, 11, 59, 60), received - 1));
+        assert!(!unsent(76, (10, 7, 11, 59, 60), received));
     }
 }

@@ -5,9 +5,10 @@
 //! the meaning of what was written, and `s10/model.rs` parses text back to
 //! check the table and the generators against each other in unit tests.
 //!
-//! Never sent: receipt times outside the years 1970–2199, an RFC 850 year
-//! in the ambiguous slot `yy ≡ R + 50 (mod 100)`, and a non-ASCII value
-//! whose length in bytes and in characters fall on both sides of 128.
+//! Never sent: receipt times outside the years 1970–2199, the RFC 850
+//! dates `calendar::unsent` names (where the slot `yy ≡ R + 50 (mod 100)`
+//! could be read by year alone or with second 60 as 59), and a value whose
+//! trimmed length in bytes and in characters fall on both sides of 128.
 
 mod calendar;
 mod generate;

@@ -3,7 +3,7 @@
 //! written date at a receipt time (ranges, weekday, window, instant).
 
 use super::calendar::{
-    days, month_length, weekday, window, year_of, DAY, LONG_DAYS, MONTHS, SHORT_DAYS,
+    days, month_length, weekday, window, DAY, LAST_INSTANT, LONG_DAYS, MONTHS, SHORT_DAYS,
 };
 use lab_wire::scripts::s10::{Kind, Observed, Script};
 
@@ -64,10 +64,15 @@ impl Written {
         }
     }
 
+    /// Month, day and time as written, for the 50-year rule.
+    pub fn written(&self) -> (i64, i64, i64, i64, i64) {
+        (self.month, self.day, self.hour, self.minute, self.second)
+    }
+
     /// The year the text stands for when received at `received`.
     pub fn full_year(&self, received: i64) -> i64 {
         match self.form {
-            Form::Rfc850 => window(self.year.rem_euclid(100), year_of(received)),
+            Form::Rfc850 => window(self.year.rem_euclid(100), self.written(), received),
             Form::Imf | Form::Asctime => self.year,
         }
     }
@@ -75,7 +80,8 @@ impl Written {
     /// What a correct parser answers for this text at `received`.
     pub fn meaning(&self, received: i64) -> Observed {
         let year = self.full_year(received);
-        let in_range = (1..=12).contains(&self.month)
+        let in_range = year >= 1
+            && (1..=12).contains(&self.month)
             && (1..=month_length(year, self.month)).contains(&self.day)
             && (0..=23).contains(&self.hour)
             && (0..=59).contains(&self.minute)
@@ -88,6 +94,10 @@ impl Written {
             return err(Kind::InvalidDate);
         }
         let instant = n * DAY + self.hour * 3600 + self.minute * 60 + self.second;
+        if instant > LAST_INSTANT {
+            // 9999-12-31 23:59:60 rolls out of the calendar.
+            return err(Kind::InvalidDate);
+        }
         delay(instant - received)
     }
 }
@@ -114,12 +124,12 @@ pub fn model(script: &Script) -> Observed {
         [one] => one,
         _ => return err(Kind::Duplicate),
     };
-    if value.chars().count() > FIELD_LIMIT {
-        return err(Kind::Oversized);
-    }
     let core = value.trim_matches([' ', '\t']);
     if core.is_empty() {
         return err(Kind::Empty);
+    }
+    if core.chars().count() > FIELD_LIMIT {
+        return err(Kind::Oversized);
     }
     if core.bytes().all(|b| b.is_ascii_digit()) {
         let digits = core.trim_start_matches('0');
