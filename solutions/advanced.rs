@@ -423,10 +423,11 @@ pub fn execute_admitted(
 /// not go on.
 ///
 /// Order of the checks: the arguments; the first reading (finite?); then at
-/// every reading: after a sleep, finite and not backwards; cancelled;
-/// deadline (also when the target itself is not before it); target reached;
-/// after a sleep, no progress; `SLEEP_LIMIT` sleeps made; else sleep exactly
-/// what is left.
+/// every reading: after a sleep, finite and not backwards; cancelled; a
+/// target that does not lie after the first reading (a zero wait, one too
+/// small to move it, or an overflow); deadline (also when the target itself
+/// is not before it); target reached; after a sleep, no progress;
+/// `SLEEP_LIMIT` sleeps made; else sleep exactly what is left.
 pub fn sleep_at_least(
     wait: f64,
     deadline: f64,
@@ -456,6 +457,10 @@ pub fn sleep_at_least(
         }
         if cancel.is_cancelled() {
             return Err(SleepFault::Cancelled);
+        }
+        // Fixed by the first reading: if it holds, it holds there already.
+        if target <= t0 || target.is_infinite() {
+            return Err(SleepFault::UnrepresentableWait);
         }
         if now >= deadline || target >= deadline {
             return Err(SleepFault::DeadlineReached);

@@ -11,7 +11,7 @@ use std::cell::{Cell, RefCell};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Far more sleeper calls than any script needs (a correct solution makes at
-/// most four): the loop is runaway.
+/// most three): the loop is runaway.
 const MAX_SLEEPS: u32 = 10_000;
 /// Far more clock readings or cancellation polls than any script needs: the
 /// loop spins without sleeping.
@@ -94,6 +94,7 @@ fn ending(r: Result<(), SleepFault>) -> Ending {
     match r {
         Ok(()) => Ending::Ok,
         Err(SleepFault::InvalidArgument) => Ending::InvalidArgument,
+        Err(SleepFault::UnrepresentableWait) => Ending::UnrepresentableWait,
         Err(SleepFault::NonFiniteReading) => Ending::NonFiniteReading,
         Err(SleepFault::ClockWentBackwards) => Ending::ClockWentBackwards,
         Err(SleepFault::Cancelled) => Ending::Cancelled,

@@ -86,6 +86,7 @@ pub struct Slept {
 pub enum Ending {
     Ok,
     InvalidArgument,
+    UnrepresentableWait,
     NonFiniteReading,
     ClockWentBackwards,
     Cancelled,

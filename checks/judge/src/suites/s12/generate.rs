@@ -1,5 +1,6 @@
 //! Step 12's random generators: scripts aimed at each clause, then random ones.
 
+use super::model::LIMIT;
 use crate::rng::Gen;
 use lab_wire::scripts::s12::{Script, Wake};
 use lab_wire::F64;
@@ -113,9 +114,16 @@ pub fn generated(g: &mut Gen) -> Vec<(&'static str, Script)> {
         };
         out.push(("invalid-arguments", s));
 
-        // zero-wait: returns at once, ok before the deadline.
-        let start = g.sixty_fourths(0, 64 * 1000);
-        let zero = if g.chance(1, 2) { 0.0 } else { -0.0 };
+        // unrepresentable-wait: a zero wait, or one too small to move the
+        // start (`start * 2^-54` is below half the spacing of floats at a
+        // start of at least 1), before, at or past the deadline.
+        let start = g.sixty_fourths(64, 64 * 1000);
+        let tiny = match g.below(4) {
+            0 => 0.0,
+            1 => -0.0,
+            2 => f64::from_bits(1),
+            _ => start * 2f64.powi(-54),
+        };
         let deadline = start
             + if g.chance(3, 4) {
                 g.sixty_fourths(1, 64 * 16)
@@ -123,8 +131,8 @@ pub fn generated(g: &mut Gen) -> Vec<(&'static str, Script)> {
                 g.sixty_fourths(-64 * 4, 0)
             };
         out.push((
-            "zero-wait",
-            script(zero, deadline, start, any_wakes(g), None),
+            "unrepresentable-wait",
+            script(tiny, deadline, start, any_wakes(g), None),
         ));
 
         // target-beyond-deadline: not slept at all; or just in time.
@@ -137,9 +145,9 @@ pub fn generated(g: &mut Gen) -> Vec<(&'static str, Script)> {
         };
         out.push(("target-beyond-deadline", s));
 
-        // fixed-target: two or three early wake-ups, then the target.
+        // fixed-target: early wake-ups up to the limit, then the target.
         let (start, wait, deadline, margin) = frame(g, 64);
-        let mut wakes = some_earlies(g, wait, 2, 3);
+        let mut wakes = earlies(g, wait, LIMIT - 1);
         wakes.push(reaching(g, margin));
         out.push(("fixed-target", script(wait, deadline, start, wakes, None)));
 
@@ -149,12 +157,12 @@ pub fn generated(g: &mut Gen) -> Vec<(&'static str, Script)> {
         wakes.push(reaching(g, margin));
         out.push(("early-wake-up", script(wait, deadline, start, wakes, None)));
 
-        // too-many-wake-ups: four early ones, or three and the target.
+        // too-many-wake-ups: LIMIT early ones, or one fewer and the target.
         let (start, wait, deadline, margin) = frame(g, 64);
         let wakes = if g.chance(1, 2) {
-            earlies(g, wait, 4)
+            earlies(g, wait, LIMIT)
         } else {
-            let mut w = earlies(g, wait, 3);
+            let mut w = earlies(g, wait, LIMIT - 1);
             w.push(reaching(g, margin));
             w
         };
@@ -163,15 +171,16 @@ pub fn generated(g: &mut Gen) -> Vec<(&'static str, Script)> {
             script(wait, deadline, start, wakes, None),
         ));
 
-        // no-progress: a frozen clock at sleep 1, 2 or 3.
+        // no-progress: a frozen clock at a sleep before the last one (after
+        // the last, it meets the limit, an order left open).
         let (start, wait, deadline, _) = frame(g, 64);
-        let mut wakes = some_earlies(g, wait, 0, 2);
+        let mut wakes = some_earlies(g, wait, 0, LIMIT as i64 - 2);
         wakes.push(Wake::Frozen);
         out.push(("no-progress", script(wait, deadline, start, wakes, None)));
 
-        // clock-backwards: the clock goes back at sleep 1, 2 or 3.
+        // clock-backwards: the clock goes back at a sleep before the last.
         let (start, wait, deadline, _) = frame(g, 64);
-        let mut wakes = some_earlies(g, wait, 0, 2);
+        let mut wakes = some_earlies(g, wait, 0, LIMIT as i64 - 2);
         wakes.push(Wake::Back {
             by: F64(g.sixty_fourths(1, 64 * 8)),
         });
@@ -180,12 +189,12 @@ pub fn generated(g: &mut Gen) -> Vec<(&'static str, Script)> {
             script(wait, deadline, start, wakes, None),
         ));
 
-        // non-finite: at the first reading, or after sleep 1, 2 or 3.
+        // non-finite: at the first reading, or after a sleep before the last.
         let (start, wait, deadline, _) = frame(g, 64);
         let s = if g.chance(1, 3) {
             script(wait, deadline, *g.pick(&NON_FINITE), any_wakes(g), None)
         } else {
-            let mut wakes = some_earlies(g, wait, 0, 2);
+            let mut wakes = some_earlies(g, wait, 0, LIMIT as i64 - 2);
             wakes.push(Wake::Reads {
                 t: F64(*g.pick(&NON_FINITE)),
             });
@@ -193,9 +202,9 @@ pub fn generated(g: &mut Gen) -> Vec<(&'static str, Script)> {
         };
         out.push(("non-finite", s));
 
-        // deadline: a sleep (1st to 4th) that ends at or past the deadline.
+        // deadline: a sleep (1st to last) that ends at or past the deadline.
         let (start, wait, deadline, margin) = frame(g, 64);
-        let mut wakes = some_earlies(g, wait, 0, 3);
+        let mut wakes = some_earlies(g, wait, 0, LIMIT as i64 - 1);
         let over = if g.chance(1, 4) {
             margin
         } else {
@@ -204,12 +213,12 @@ pub fn generated(g: &mut Gen) -> Vec<(&'static str, Script)> {
         wakes.push(Wake::Late { over: F64(over) });
         out.push(("deadline", script(wait, deadline, start, wakes, None)));
 
-        // cancel: visible from the start, or once sleep 1..4 has returned
-        // (on a reading that is sound, before the deadline, and reaches the
-        // target when it is the fourth).
+        // cancel: visible from the start, or once sleep 1..LIMIT has
+        // returned (on a reading that is sound, before the deadline, and
+        // reaches the target when it is the last).
         let (start, wait, deadline, margin) = frame(g, 64);
-        let k = g.int(0, 4) as usize;
-        let wakes = if k == 4 || (k > 0 && g.chance(1, 2)) {
+        let k = g.int(0, LIMIT as i64) as usize;
+        let wakes = if k == LIMIT || (k > 0 && g.chance(1, 2)) {
             let mut w = earlies(g, wait, k - 1);
             w.push(reaching(g, margin));
             w
@@ -258,7 +267,7 @@ pub fn generated(g: &mut Gen) -> Vec<(&'static str, Script)> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::model::{model, LIMIT};
+    use super::super::model::model;
     use super::*;
     use lab_wire::scripts::s12::Ending;
 
@@ -275,9 +284,8 @@ mod tests {
                 let r = m.observed.result;
                 let fits = match key {
                     "invalid-arguments" => r == Ending::InvalidArgument,
-                    "zero-wait" => {
-                        m.observed.sleeps.is_empty()
-                            && matches!(r, Ending::Ok | Ending::DeadlineReached)
+                    "unrepresentable-wait" => {
+                        m.observed.sleeps.is_empty() && r == Ending::UnrepresentableWait
                     }
                     "target-beyond-deadline" => {
                         (r == Ending::DeadlineReached && m.observed.sleeps.is_empty())

@@ -22,7 +22,7 @@ const STEP: &str = "12";
 pub fn build(g: &mut Gen) -> Builder {
     let keys = [
         "invalid-arguments",
-        "zero-wait",
+        "unrepresentable-wait",
         "target-beyond-deadline",
         "fixed-target",
         "early-wake-up",

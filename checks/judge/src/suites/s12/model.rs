@@ -45,6 +45,9 @@ pub fn model(s: &Script) -> Modelled {
         let non_finite = previous.is_some() && !now.is_finite();
         let backwards = previous.is_some_and(|p| now < p);
         let frozen = previous == Some(now);
+        // Only at the first reading: a target that t0 + wait does not move
+        // past t0 (a zero wait, or one too small for t0), or that overflows.
+        let unrepresentable = n == 0 && (target <= t0 || !target.is_finite());
         let late = now >= deadline || target >= deadline;
         let reached = now >= target;
         let limit = n == LIMIT && !reached;
@@ -58,6 +61,8 @@ pub fn model(s: &Script) -> Modelled {
             Some(Ending::ClockWentBackwards)
         } else if cancelled {
             Some(Ending::Cancelled)
+        } else if unrepresentable {
+            Some(Ending::UnrepresentableWait)
         } else if late {
             Some(Ending::DeadlineReached)
         } else if reached {

@@ -95,6 +95,7 @@ fn ending_text(e: Ending) -> &'static str {
     match e {
         Ending::Ok => "Ok(())",
         Ending::InvalidArgument => "Err(SleepFault::InvalidArgument)",
+        Ending::UnrepresentableWait => "Err(SleepFault::UnrepresentableWait)",
         Ending::NonFiniteReading => "Err(SleepFault::NonFiniteReading)",
         Ending::ClockWentBackwards => "Err(SleepFault::ClockWentBackwards)",
         Ending::Cancelled => "Err(SleepFault::Cancelled)",
