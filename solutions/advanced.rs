@@ -282,8 +282,9 @@ fn retry_after_date(text: &str) -> Option<RetryAfterDate> {
 
 // ===== step 11: admit, execute_admitted =====
 
-/// Step 11a. Retry after `max(delay, min_gap)` only when that wait plus the
-/// reserve fits in what is `left`; otherwise say why not.
+/// Step 11a. Retry a `GET` answered 429 or 503 after `max(delay, min_gap)`
+/// only when that wait plus the reserve fits in what is `left`; otherwise
+/// say why not.
 #[allow(clippy::too_many_arguments)]
 pub fn admit(
     method: &str,
@@ -295,43 +296,40 @@ pub fn admit(
     min_gap: f64,
     reserve: f64,
 ) -> Result<Admission, InvalidArgument> {
-    if attempts == 0 || limit == 0 || attempts > limit {
+    if limit == 0 || attempts > limit {
         return Err(InvalidArgument(format!(
-            "{attempts} attempts with a limit of {limit}: need 1 <= attempts <= limit"
+            "{attempts} attempts with a limit of {limit}: need 0 <= attempts <= limit, limit >= 1"
         )));
     }
-    for (name, x) in [("left", left), ("min_gap", min_gap), ("reserve", reserve)] {
-        if !x.is_finite() || x < 0.0 {
+    if !left.is_finite() {
+        return Err(InvalidArgument(format!("left {left} is not finite")));
+    }
+    for (name, x) in [("min_gap", min_gap), ("reserve", reserve)] {
+        if !x.is_finite() || x <= 0.0 {
             return Err(InvalidArgument(format!(
-                "{name} {x} is not a finite, non-negative number of seconds"
+                "{name} {x} is not a finite number of seconds above zero"
             )));
         }
     }
-    let delay = match retry_after {
-        Some(Ok(seconds)) => f64::from(seconds),
-        _ => 0.0,
-    };
-    let wait = delay.max(min_gap);
-    let safe = ["GET", "HEAD", "PUT", "DELETE"]
-        .iter()
-        .any(|m| method.eq_ignore_ascii_case(m));
-    let refusal = if !matches!(status, 429 | 502 | 503 | 504) {
-        Some(Stop::StatusNotAllowed)
-    } else if !safe {
-        Some(Stop::MethodNotAllowed)
+    let stop = if method != "GET" {
+        Stop::MethodNotAllowed
+    } else if !matches!(status, 429 | 503) {
+        Stop::StatusNotAllowed
     } else if attempts >= limit {
-        Some(Stop::AttemptLimit)
-    } else if matches!(retry_after, Some(Err(_))) {
-        Some(Stop::InvalidRetryAfter)
-    } else if wait + reserve < left {
-        None
+        Stop::AttemptLimit
     } else {
-        Some(Stop::InsufficientBudget)
+        match retry_after {
+            Some(Ok(delay)) => {
+                let wait = f64::from(delay).max(min_gap);
+                if wait + reserve <= left {
+                    return Ok(Admission::Retry { wait });
+                }
+                Stop::InsufficientBudget
+            }
+            None | Some(Err(_)) => Stop::InvalidRetryAfter,
+        }
     };
-    Ok(match refusal {
-        Some(stop) => Admission::Refuse(stop),
-        None => Admission::Retry { wait },
-    })
+    Ok(Admission::Refuse(stop))
 }
 
 /// Step 11b. Sends `method` until an answer, a stop reason or `deadline`.
@@ -344,7 +342,7 @@ pub fn execute_admitted(
     sleeper: &mut dyn Sleeper,
     cancel: &dyn Cancel,
 ) -> Result<Finish, InvalidArgument> {
-    let valid = |x: f64| x.is_finite() && x >= 0.0;
+    let valid = |x: f64| x.is_finite() && x > 0.0;
     if !deadline.is_finite()
         || policy.limit == 0
         || !valid(policy.min_gap)
@@ -365,10 +363,10 @@ pub fn execute_admitted(
         if now >= deadline {
             return stopped(Stop::DeadlineReached);
         }
-        if deadline - now <= policy.reserve {
+        if deadline - now < policy.reserve {
             return stopped(Stop::InsufficientBudget);
         }
-        let response = transport.send(method, (deadline - now) - policy.reserve);
+        let response = transport.send(method, deadline - now);
         sends += 1;
         // After every response: cancellation and the deadline again; a
         // response that is not handed back is closed (dropped) first.
@@ -381,11 +379,19 @@ pub fn execute_admitted(
             drop(response);
             return stopped(Stop::DeadlineReached);
         }
-        let retry_after = if response.retry_after.is_empty() {
-            None
-        } else {
-            let fields: Vec<&str> = response.retry_after.iter().map(String::as_str).collect();
-            Some(parse_retry_after(&fields, response.received_at))
+        if !matches!(response.status, 429 | 503) {
+            return Ok(Finish::Answer(response));
+        }
+        // Parse before deciding: a missing or malformed field stops here.
+        let fields: Vec<&str> = response.retry_after.iter().map(String::as_str).collect();
+        let delay = match parse_retry_after(&fields, response.received_at) {
+            Ok(delay) => delay,
+            Err(_) => {
+                return Ok(Finish::Stopped {
+                    reason: Stop::InvalidRetryAfter,
+                    last: Some(response),
+                })
+            }
         };
         let admission = admit(
             method,
@@ -393,12 +399,11 @@ pub fn execute_admitted(
             sends,
             policy.limit,
             deadline - now,
-            retry_after,
+            Some(Ok(delay)),
             policy.min_gap,
             policy.reserve,
         )?;
         match admission {
-            Admission::Refuse(Stop::StatusNotAllowed) => return Ok(Finish::Answer(response)),
             Admission::Refuse(reason) => {
                 return Ok(Finish::Stopped {
                     reason,
@@ -407,9 +412,7 @@ pub fn execute_admitted(
             }
             Admission::Retry { wait } => {
                 drop(response);
-                if wait > 0.0 {
-                    sleeper.sleep(wait);
-                }
+                sleeper.sleep(wait);
             }
         }
     }

@@ -9,9 +9,16 @@ use lab_wire::scripts::s10::Kind;
 use lab_wire::scripts::s11::{AdmitCall, Event, Parsed, Reply, Scenario};
 use lab_wire::F64;
 
-const RETRYABLE: [u16; 4] = [429, 502, 503, 504];
-const SAFE: [&str; 4] = ["GET", "HEAD", "PUT", "DELETE"];
-const UNSAFE: [&str; 14] = [
+const RETRYABLE: [u16; 2] = [429, 503];
+/// Everything but the exact `GET`, replay-safe methods and near misses
+/// included.
+const UNSAFE: [&str; 20] = [
+    "get",
+    "Get",
+    "HEAD",
+    "PUT",
+    "DELETE",
+    "hEaD",
     "POST",
     "post",
     "PATCH",
@@ -27,11 +34,15 @@ const UNSAFE: [&str; 14] = [
     "DELETE\t",
     "poſt",
 ];
-/// NaN, infinities and negatives: each invalid as a time.
-const BAD: [f64; 6] = [
+/// NaN and the infinities: invalid as any time, `left` included.
+const NON_FINITE: [f64; 3] = [f64::NAN, f64::INFINITY, f64::NEG_INFINITY];
+/// Invalid as a minimum gap or a reserve: not finite, or not above zero.
+const BAD: [f64; 8] = [
     f64::NAN,
     f64::INFINITY,
     f64::NEG_INFINITY,
+    0.0,
+    -0.0,
     -0.015625,
     -1.0,
     -5e-324,
@@ -59,18 +70,9 @@ fn gen_admit(b: &mut Builder, key: &str, call: AdmitCall) {
     add_admit(b, key, call, expect);
 }
 
-/// A replay-safe method in a random ASCII case.
-fn safe_method(g: &mut Gen) -> String {
-    g.pick(&SAFE)
-        .chars()
-        .map(|c| {
-            if g.chance(1, 3) {
-                c.to_ascii_lowercase()
-            } else {
-                c
-            }
-        })
-        .collect()
+/// The one method retried.
+fn safe_method() -> String {
+    "GET".to_string()
 }
 
 fn final_status(g: &mut Gen) -> u16 {
@@ -100,22 +102,34 @@ fn parse_error(g: &mut Gen) -> Kind {
     *g.pick(&KINDS)
 }
 
-/// An `admit` call that retries: every refusal is out of the way.
+/// An `admit` call that retries: every refusal is out of the way (the
+/// wait plus the reserve fits, sometimes exactly).
 fn retrying_call(g: &mut Gen) -> AdmitCall {
     let limit = g.int(2, 8) as u32;
-    let delay = g.chance(1, 2).then(|| g.int(0, 6) as u32);
-    let min_gap = g.sixty_fourths(0, 64 * 4);
-    let reserve = g.sixty_fourths(0, 64 * 3);
-    let wait = f64::from(delay.unwrap_or(0)).max(min_gap);
+    let delay = g.int(0, 6) as u32;
+    let min_gap = g.sixty_fourths(1, 64 * 4);
+    let reserve = g.sixty_fourths(1, 64 * 3);
+    let wait = f64::from(delay).max(min_gap);
     AdmitCall {
-        method: safe_method(g),
+        method: safe_method(),
         status: *g.pick(&RETRYABLE),
-        attempts: g.int(1, i64::from(limit) - 1) as u32,
+        attempts: g.int(0, i64::from(limit) - 1) as u32,
         limit,
-        left: F64(wait + reserve + g.sixty_fourths(1, 64 * 8)),
-        retry_after: delay.map_or(Parsed::None, |delay| Parsed::Ok { delay }),
+        left: F64(wait + reserve + g.sixty_fourths(0, 64 * 8)),
+        retry_after: Parsed::Ok { delay },
         min_gap: F64(min_gap),
         reserve: F64(reserve),
+    }
+}
+
+/// No usable delay: no field, or step 10's error.
+fn unusable(g: &mut Gen) -> Parsed {
+    if g.chance(1, 4) {
+        Parsed::None
+    } else {
+        Parsed::Err {
+            error: parse_error(g),
+        }
     }
 }
 
@@ -139,18 +153,17 @@ pub(super) fn generated_admit(b: &mut Builder, g: &mut Gen) {
     for _ in 0..16 {
         // One invalid input, the rest anything.
         let mut c = random_admit(g, false);
-        match g.below(6) {
-            0 => c.attempts = 0,
-            1 => {
+        match g.below(5) {
+            0 => {
                 c.limit = 0;
                 c.attempts = g.int(0, 3) as u32;
             }
-            2 => {
+            1 => {
                 c.limit = g.int(1, 6) as u32;
                 c.attempts = c.limit + g.int(1, 3) as u32;
             }
-            3 => c.left = F64(*g.pick(&BAD)),
-            4 => c.min_gap = F64(*g.pick(&BAD)),
+            2 => c.left = F64(*g.pick(&NON_FINITE)),
+            3 => c.min_gap = F64(*g.pick(&BAD)),
             _ => c.reserve = F64(*g.pick(&BAD)),
         }
         gen_admit(b, "admit-invalid-input", c);
@@ -164,14 +177,15 @@ pub(super) fn generated_admit(b: &mut Builder, g: &mut Gen) {
             c.min_gap = F64(match g.below(3) {
                 0 => f64::from(d),
                 1 => f64::from(d) + g.sixty_fourths(1, 64 * 2),
-                _ => (f64::from(d) - g.sixty_fourths(1, 64 * 2)).max(0.0),
+                _ => (f64::from(d) - g.sixty_fourths(1, 64 * 2)).max(0.015625),
             });
             let wait = f64::from(d).max(c.min_gap.0);
             c.left = F64(wait + c.reserve.0 + g.sixty_fourths(1, 64 * 4));
         }
         gen_admit(b, "admit-wait", c);
 
-        // wait + reserve around left: below, equal, one tick above.
+        // wait + reserve around left: equal, one tick short, further
+        // short (even below zero), or above.
         let mut c = retrying_call(g);
         let d = match c.retry_after {
             Parsed::Ok { delay } => f64::from(delay),
@@ -181,8 +195,8 @@ pub(super) fn generated_admit(b: &mut Builder, g: &mut Gen) {
         let edge = wait + c.reserve.0;
         c.left = F64(match g.below(4) {
             0 => edge,
-            1 => edge + 0.015625,
-            2 => (edge - g.sixty_fourths(1, 64 * 2)).max(0.0),
+            1 => edge - 0.015625,
+            2 => edge - g.sixty_fourths(1, 64 * 8),
             _ => edge + g.sixty_fourths(1, 64 * 2),
         });
         gen_admit(b, "admit-reserve", c);
@@ -203,9 +217,7 @@ pub(super) fn generated_admit(b: &mut Builder, g: &mut Gen) {
             c.attempts = c.limit;
         }
         if set & 8 != 0 {
-            c.retry_after = Parsed::Err {
-                error: parse_error(g),
-            };
+            c.retry_after = unusable(g);
         }
         if set & 16 != 0 {
             let d = match c.retry_after {
@@ -213,7 +225,7 @@ pub(super) fn generated_admit(b: &mut Builder, g: &mut Gen) {
                 _ => 0.0,
             };
             let edge = d.max(c.min_gap.0) + c.reserve.0;
-            c.left = F64((edge - g.sixty_fourths(0, 64)).max(0.0));
+            c.left = F64(edge - g.sixty_fourths(1, 64));
         }
         gen_admit(b, "admit-order", c);
 
@@ -238,11 +250,9 @@ pub(super) fn generated_admit(b: &mut Builder, g: &mut Gen) {
         gen_admit(b, "admit-attempt-limit", c);
 
         let mut c = retrying_call(g);
-        c.retry_after = Parsed::Err {
-            error: parse_error(g),
-        };
+        c.retry_after = unusable(g);
         if g.chance(1, 3) {
-            c.left = F64(g.sixty_fourths(0, 64));
+            c.left = F64(g.sixty_fourths(-64, 64));
         }
         gen_admit(b, "admit-invalid-retry-after", c);
     }
@@ -261,18 +271,18 @@ fn random_admit(g: &mut Gen, may_be_invalid: bool) -> AdmitCall {
     let attempts = if may_be_invalid && g.chance(1, 20) {
         limit + 1
     } else {
-        g.int(1.min(i64::from(limit)), i64::from(limit)) as u32
+        g.int(0, i64::from(limit)) as u32
     };
-    let time = |g: &mut Gen, hi: i64| {
+    let time = |g: &mut Gen, lo: i64, hi: i64, bad: &[f64]| {
         if may_be_invalid && g.chance(1, 25) {
-            *g.pick(&BAD)
+            *g.pick(bad)
         } else {
-            g.sixty_fourths(0, hi)
+            g.sixty_fourths(lo, hi)
         }
     };
     AdmitCall {
         method: if g.chance(3, 4) {
-            safe_method(g)
+            safe_method()
         } else {
             g.pick(&UNSAFE).to_string()
         },
@@ -283,10 +293,10 @@ fn random_admit(g: &mut Gen, may_be_invalid: bool) -> AdmitCall {
         },
         attempts,
         limit,
-        left: F64(time(g, 64 * 10)),
+        left: F64(time(g, -64, 64 * 10, &NON_FINITE)),
         retry_after: random_parsed(g),
-        min_gap: F64(time(g, 64 * 3)),
-        reserve: F64(time(g, 64 * 3)),
+        min_gap: F64(time(g, 1, 64 * 3, &BAD)),
+        reserve: F64(time(g, 1, 64 * 3, &BAD)),
     }
 }
 
@@ -312,12 +322,12 @@ impl Plan {
     fn new(g: &mut Gen, (lo, hi): (i64, i64), limit: u32) -> Plan {
         let budget = g.sixty_fourths(lo, hi);
         Plan {
-            method: safe_method(g),
+            method: safe_method(),
             start: g.sixty_fourths(0, 64 * 1000),
             budget,
             limit,
-            min_gap: g.sixty_fourths(0, 32),
-            reserve: g.sixty_fourths(0, 64),
+            min_gap: g.sixty_fourths(1, 32),
+            reserve: g.sixty_fourths(1, 64),
             replies: Vec::new(),
             fallback_cost: g.sixty_fourths(1, 32),
             overrun: Vec::new(),
@@ -329,6 +339,12 @@ impl Plan {
         let fields = fields.iter().map(|f| f.to_string()).collect();
         self.replies.push((status, fields, cost));
         self
+    }
+
+    /// A 429 or 503 with `Retry-After: 0`: the wait is the minimum gap.
+    fn retry(self, g: &mut Gen, cost: f64) -> Plan {
+        let status = *g.pick(&RETRYABLE);
+        self.reply(status, &["0"], cost)
     }
 
     fn finish(&self, g: &mut Gen) -> Scenario {
@@ -414,7 +430,7 @@ pub(super) fn generated_execute(b: &mut Builder, g: &mut Gen) {
     for _ in 0..8 {
         // invalid-policy: one bad number, the rest anything.
         let limit = g.int(1, 4) as u32;
-        let mut p = Plan::new(g, (64, 64 * 20), limit).reply(*g.pick(&RETRYABLE), &[], 0.25);
+        let mut p = Plan::new(g, (64, 64 * 20), limit).retry(g, 0.25);
         let mut s_deadline = None;
         match g.below(4) {
             0 => s_deadline = Some(*g.pick(&[f64::NAN, f64::INFINITY, f64::NEG_INFINITY])),
@@ -447,7 +463,8 @@ pub(super) fn generated_execute(b: &mut Builder, g: &mut Gen) {
                 p
             }
             2 => {
-                // No more than the reserve, or one tick more.
+                // Less than the reserve (stops), exactly it or one tick more
+                // (sends).
                 let mut p = Plan::new(g, (64, 64), 3);
                 p.reserve = g.sixty_fourths(1, 64 * 2);
                 p.budget = p.reserve
@@ -461,9 +478,9 @@ pub(super) fn generated_execute(b: &mut Builder, g: &mut Gen) {
             3 => {
                 // A sleep overruns to or near the deadline or the reserve.
                 let cost = g.sixty_fourths(1, 32);
-                let mut p = Plan::new(g, (64 * 10, 64 * 10), 3).reply(st, &[], cost);
+                let mut p = Plan::new(g, (64 * 10, 64 * 10), 3).reply(st, &["0"], cost);
                 p.min_gap = g.sixty_fourths(1, 32);
-                p.reserve = g.sixty_fourths(0, 64);
+                p.reserve = g.sixty_fourths(1, 64);
                 p.budget = cost + p.min_gap + p.reserve + g.sixty_fourths(1, 64 * 2);
                 let to_deadline = p.budget - cost - p.min_gap;
                 p.overrun
@@ -473,7 +490,7 @@ pub(super) fn generated_execute(b: &mut Builder, g: &mut Gen) {
             _ => {
                 // Cancelled during the first sleep.
                 let mut p =
-                    Plan::new(g, (64 * 4, 64 * 10), 3).reply(st, &[], g.sixty_fourths(1, 32));
+                    Plan::new(g, (64 * 4, 64 * 10), 3).reply(st, &["0"], g.sixty_fourths(1, 32));
                 p.min_gap = g.sixty_fourths(1, 32);
                 p.cancel_after = Some(2);
                 p
@@ -484,7 +501,8 @@ pub(super) fn generated_execute(b: &mut Builder, g: &mut Gen) {
         // exact-timeouts: several retries with small overruns.
         let mut p = Plan::new(g, (64 * 10, 64 * 20), 5);
         for _ in 0..g.int(1, 3) {
-            p = p.reply(*g.pick(&RETRYABLE), &[], g.sixty_fourths(1, 64));
+            let cost = g.sixty_fourths(1, 64);
+            p = p.retry(g, cost);
             p.overrun.push(if g.chance(1, 2) {
                 g.sixty_fourths(1, 16)
             } else {
@@ -496,12 +514,12 @@ pub(super) fn generated_execute(b: &mut Builder, g: &mut Gen) {
         // late-success: the deciding response arrives at, after or just
         // before the deadline.
         let mut p = Plan::new(g, (64 * 2, 64 * 10), 3);
-        p.min_gap = g.sixty_fourths(0, 16);
-        p.reserve = g.sixty_fourths(0, 32);
+        p.min_gap = g.sixty_fourths(1, 16);
+        p.reserve = g.sixty_fourths(1, 32);
         let mut t = 0.0;
         if g.chance(1, 3) {
             let cost = g.sixty_fourths(1, 16);
-            p = p.reply(*g.pick(&RETRYABLE), &[], cost);
+            p = p.retry(g, cost);
             t = cost + p.min_gap;
         }
         let to_deadline = p.budget - t;
@@ -523,7 +541,8 @@ pub(super) fn generated_execute(b: &mut Builder, g: &mut Gen) {
         // cancel-after-response: cancelled while the n-th send runs.
         let mut p = Plan::new(g, (64 * 10, 64 * 20), 4);
         for _ in 0..g.int(1, 3) {
-            p = p.reply(*g.pick(&RETRYABLE), &[], g.sixty_fourths(1, 32));
+            let cost = g.sixty_fourths(1, 32);
+            p = p.retry(g, cost);
         }
         if g.chance(1, 3) {
             p = p.reply(final_status(g), &[], g.sixty_fourths(1, 32));
@@ -533,21 +552,11 @@ pub(super) fn generated_execute(b: &mut Builder, g: &mut Gen) {
         p.cancel_after = done_after_send(&s, n).or(Some(1));
         add_planned(b, g, "cancel-after-response", p);
 
-        // close-before-wait: retries with and without a wait.
+        // close-before-wait: retries after the gap or the server's delay.
         let mut p = Plan::new(g, (64 * 10, 64 * 20), 5);
-        p.min_gap = if g.chance(1, 3) {
-            0.0
-        } else {
-            g.sixty_fourths(1, 32)
-        };
         for _ in 0..g.int(1, 4) {
-            let fields: Vec<String> = if g.chance(1, 3) {
-                vec![g.int(0, 2).to_string()]
-            } else {
-                Vec::new()
-            };
-            let fields: Vec<&str> = fields.iter().map(String::as_str).collect();
-            p = p.reply(*g.pick(&RETRYABLE), &fields, g.sixty_fourths(1, 32));
+            let field = g.int(0, 2).to_string();
+            p = p.reply(*g.pick(&RETRYABLE), &[&field], g.sixty_fourths(1, 32));
         }
         add_planned(b, g, "close-before-wait", p);
 
@@ -555,14 +564,15 @@ pub(super) fn generated_execute(b: &mut Builder, g: &mut Gen) {
         let mut p = Plan::new(g, (64 * 4, 64 * 10), 4);
         p.min_gap = g.sixty_fourths(1, 32);
         for _ in 0..g.int(1, 3) {
-            p = p.reply(*g.pick(&RETRYABLE), &[], g.sixty_fourths(1, 32));
+            let cost = g.sixty_fourths(1, 32);
+            p = p.retry(g, cost);
             p.overrun.push(g.sixty_fourths(0, 64 * 4));
         }
         add_planned(b, g, "clock-after-wait", p);
 
         // retry-after-wait: delay-seconds on either side of the gap.
         let mut p = Plan::new(g, (64 * 12, 64 * 20), 4);
-        p.min_gap = g.sixty_fourths(0, 64 * 2);
+        p.min_gap = g.sixty_fourths(1, 64 * 2);
         for _ in 0..g.int(1, 2) {
             let d = g.int(0, 3) as u32;
             let field = delay_field(g, d);
@@ -570,18 +580,31 @@ pub(super) fn generated_execute(b: &mut Builder, g: &mut Gen) {
         }
         add_planned(b, g, "retry-after-wait", p);
 
-        // malformed-retry-after: at the first or second response.
+        // malformed-retry-after: a missing or malformed field at the first
+        // or second response, sometimes at the attempt limit or after
+        // another method: the parse comes before the decision.
         let mut p = Plan::new(g, (64 * 10, 64 * 20), 4);
         if g.chance(1, 2) {
-            p = p.reply(*g.pick(&RETRYABLE), &[], g.sixty_fourths(1, 32));
+            let cost = g.sixty_fourths(1, 32);
+            p = p.retry(g, cost);
         }
         let status = if g.chance(4, 5) {
             *g.pick(&RETRYABLE)
         } else {
             final_status(g)
         };
-        let fields = malformed(g);
-        let p = p.reply(status, &fields, g.sixty_fourths(1, 32));
+        let fields = if g.chance(1, 4) {
+            Vec::new()
+        } else {
+            malformed(g)
+        };
+        let mut p = p.reply(status, &fields, g.sixty_fourths(1, 32));
+        if g.chance(1, 3) {
+            p.limit = p.replies.len() as u32;
+        }
+        if g.chance(1, 5) {
+            p.method = g.pick(&UNSAFE).to_string();
+        }
         add_planned(b, g, "malformed-retry-after", p);
 
         // stop-reasons: each refusal, with the last response handed back.
@@ -590,16 +613,14 @@ pub(super) fn generated_execute(b: &mut Builder, g: &mut Gen) {
                 let limit = g.int(1, 4) as u32;
                 let mut p = Plan::new(g, (64 * 30, 64 * 30), limit);
                 for _ in 0..=limit {
-                    p = p.reply(*g.pick(&RETRYABLE), &[], g.sixty_fourths(1, 32));
+                    let cost = g.sixty_fourths(1, 32);
+                    p = p.retry(g, cost);
                 }
                 p
             }
             1 => {
-                let mut p = Plan::new(g, (64 * 30, 64 * 30), 3).reply(
-                    *g.pick(&RETRYABLE),
-                    &[],
-                    g.sixty_fourths(1, 32),
-                );
+                let cost = g.sixty_fourths(1, 32);
+                let mut p = Plan::new(g, (64 * 30, 64 * 30), 3).retry(g, cost);
                 p.method = g.pick(&UNSAFE).to_string();
                 p
             }
@@ -612,7 +633,7 @@ pub(super) fn generated_execute(b: &mut Builder, g: &mut Gen) {
                 let cost = g.sixty_fourths(1, 32);
                 let d = g.int(1, 4) as u32;
                 let mut p = Plan::new(g, (64, 64), 3);
-                p.min_gap = g.sixty_fourths(0, 32);
+                p.min_gap = g.sixty_fourths(1, 32);
                 p.budget = cost + f64::from(d) + p.reserve + g.sixty_fourths(-32, 1);
                 let field = d.to_string();
                 p.reply(*g.pick(&RETRYABLE), &[&field], cost)
@@ -632,10 +653,10 @@ fn random_plan(g: &mut Gen) -> Plan {
     if g.chance(1, 5) {
         p.method = g.pick(&UNSAFE).to_string();
     }
-    if g.chance(1, 4) {
+    if g.chance(1, 20) {
         p.min_gap = 0.0;
     }
-    if g.chance(1, 4) {
+    if g.chance(1, 20) {
         p.reserve = 0.0;
     }
     for _ in 0..g.int(0, 5) {
@@ -645,8 +666,8 @@ fn random_plan(g: &mut Gen) -> Plan {
             final_status(g)
         };
         let fields: Vec<String> = match g.below(6) {
-            0 => vec![g.int(0, 3).to_string()],
-            1 => malformed(g).iter().map(|f| f.to_string()).collect(),
+            0..=3 => vec![g.int(0, 3).to_string()],
+            4 => malformed(g).iter().map(|f| f.to_string()).collect(),
             _ => Vec::new(),
         };
         let fields: Vec<&str> = fields.iter().map(String::as_str).collect();

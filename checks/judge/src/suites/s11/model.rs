@@ -7,50 +7,46 @@ use lab_wire::scripts::s11::{
 };
 use lab_wire::F64;
 
-fn valid_time(x: f64) -> bool {
-    x.is_finite() && x >= 0.0
+/// A minimum gap or a reserve: finite and above zero (`-0.0` is zero).
+fn valid_policy(x: f64) -> bool {
+    x.is_finite() && x > 0.0
 }
 
+/// The only statuses retried.
 fn retryable(status: u16) -> bool {
-    [429, 502, 503, 504].contains(&status)
-}
-
-fn replay_safe(method: &str) -> bool {
-    ["GET", "HEAD", "PUT", "DELETE"]
-        .iter()
-        .any(|m| method.eq_ignore_ascii_case(m))
+    status == 429 || status == 503
 }
 
 /// Clauses A1–A4 of `admit`.
 pub fn admit(c: &AdmitCall) -> Decision {
     let (left, gap, reserve) = (c.left.0, c.min_gap.0, c.reserve.0);
-    if c.attempts == 0
-        || c.limit == 0
+    if c.limit == 0
         || c.attempts > c.limit
-        || !valid_time(left)
-        || !valid_time(gap)
-        || !valid_time(reserve)
+        || !left.is_finite()
+        || !valid_policy(gap)
+        || !valid_policy(reserve)
     {
         return Decision::InvalidArgument;
     }
-    let delay = match c.retry_after {
-        Parsed::Ok { delay } => f64::from(delay),
-        Parsed::None | Parsed::Err { .. } => 0.0,
-    };
-    let wait = delay.max(gap);
     let refuse = |reason| Decision::Refuse { reason };
-    if !retryable(c.status) {
-        refuse(Reason::StatusNotAllowed)
-    } else if !replay_safe(&c.method) {
+    if c.method != "GET" {
         refuse(Reason::MethodNotAllowed)
+    } else if !retryable(c.status) {
+        refuse(Reason::StatusNotAllowed)
     } else if c.attempts >= c.limit {
         refuse(Reason::AttemptLimit)
-    } else if matches!(c.retry_after, Parsed::Err { .. }) {
-        refuse(Reason::InvalidRetryAfter)
-    } else if wait + reserve < left {
-        Decision::Retry { wait: F64(wait) }
     } else {
-        refuse(Reason::InsufficientBudget)
+        match c.retry_after {
+            Parsed::Ok { delay } => {
+                let wait = f64::from(delay).max(gap);
+                if wait + reserve <= left {
+                    Decision::Retry { wait: F64(wait) }
+                } else {
+                    refuse(Reason::InsufficientBudget)
+                }
+            }
+            Parsed::None | Parsed::Err { .. } => refuse(Reason::InvalidRetryAfter),
+        }
     }
 }
 
@@ -72,7 +68,7 @@ pub fn execute(s: &Scenario) -> Run {
         ambiguous: false,
     };
     let (deadline, gap, reserve) = (s.deadline.0, s.min_gap.0, s.reserve.0);
-    if !deadline.is_finite() || s.limit == 0 || !valid_time(gap) || !valid_time(reserve) {
+    if !deadline.is_finite() || s.limit == 0 || !valid_policy(gap) || !valid_policy(reserve) {
         return run;
     }
     let mut now = s.start.0;
@@ -83,7 +79,7 @@ pub fn execute(s: &Scenario) -> Run {
     loop {
         // E2: before every send.
         let late = now >= deadline;
-        let short = deadline - now <= reserve;
+        let short = deadline - now < reserve;
         if cancelled(done) {
             run.ambiguous |= late || short;
             run.ending = stop(Reason::Cancelled);
@@ -99,7 +95,7 @@ pub fn execute(s: &Scenario) -> Run {
         }
         run.events.push(Event::Send {
             method: s.method.clone(),
-            timeout: F64((deadline - now) - reserve),
+            timeout: F64(deadline - now),
             at: at(now),
         });
         let k = sends;
@@ -124,26 +120,6 @@ pub fn execute(s: &Scenario) -> Run {
             run.ending = stop(Reason::DeadlineReached);
             return run;
         }
-        // E4, E5.
-        let parsed = if reply.retry_after.is_empty() {
-            Parsed::None
-        } else {
-            // Step 10's result, from the judge's own model of step 10.
-            match crate::suites::s10::expected(&reply.retry_after, reply.received_at) {
-                Ok(delay) => Parsed::Ok { delay },
-                Err(error) => Parsed::Err { error },
-            }
-        };
-        let decision = admit(&AdmitCall {
-            method: s.method.clone(),
-            status: reply.status,
-            attempts: sends,
-            limit: s.limit,
-            left: F64(deadline - now),
-            retry_after: parsed,
-            min_gap: s.min_gap,
-            reserve: s.reserve,
-        });
         let response = Handed {
             reply: Some(k),
             status: reply.status,
@@ -151,13 +127,35 @@ pub fn execute(s: &Scenario) -> Run {
             received_at: reply.received_at,
             body: reply.body.clone(),
         };
-        match decision {
-            Decision::Refuse {
-                reason: Reason::StatusNotAllowed,
-            } => {
-                run.ending = Ending::Answer { response };
+        // E4: any other status is the answer.
+        if !retryable(reply.status) {
+            run.ending = Ending::Answer { response };
+            return run;
+        }
+        // E5: step 10's result on all the fields (none is `Missing`), from
+        // the judge's own model of step 10, before any decision.
+        let delay = match crate::suites::s10::expected(&reply.retry_after, reply.received_at) {
+            Ok(delay) => delay,
+            Err(_) => {
+                run.ending = Ending::Stopped {
+                    reason: Reason::InvalidRetryAfter,
+                    last: Some(response),
+                };
                 return run;
             }
+        };
+        // E6.
+        let decision = admit(&AdmitCall {
+            method: s.method.clone(),
+            status: reply.status,
+            attempts: sends,
+            limit: s.limit,
+            left: F64(deadline - now),
+            retry_after: Parsed::Ok { delay },
+            min_gap: s.min_gap,
+            reserve: s.reserve,
+        });
+        match decision {
             Decision::Refuse { reason } => {
                 run.ending = Ending::Stopped {
                     reason,
@@ -165,9 +163,9 @@ pub fn execute(s: &Scenario) -> Run {
                 };
                 return run;
             }
-            Decision::InvalidArgument => unreachable!("E5's inputs are valid"),
+            Decision::InvalidArgument => unreachable!("E6's inputs are valid"),
             Decision::Retry { wait } => {
-                // E6: close, then wait, then back to E2.
+                // E7: close, then wait, then back to E2.
                 run.events.push(close(now));
                 if wait.0 != 0.0 {
                     run.events.push(Event::Sleep {
@@ -190,7 +188,7 @@ mod tests {
     use lab_wire::scripts::s11::Observed;
 
     #[test]
-    fn a_non_strict_reserve_is_told_apart() {
+    fn a_wait_that_fits_exactly_is_admitted_and_told_apart() {
         let call = AdmitCall {
             method: "GET".into(),
             status: 503,
@@ -198,14 +196,18 @@ mod tests {
             limit: 3,
             left: F64(2.0),
             retry_after: Parsed::Ok { delay: 1 },
-            min_gap: F64(0.0),
+            min_gap: F64(0.25),
             reserve: F64(1.0),
         };
+        // 1 + 1 <= 2: equality admits.
+        assert_eq!(admit(&call), Decision::Retry { wait: F64(1.0) });
         let e = Observed::Admit {
             decision: admit(&call),
         };
         let wrong = Observed::Admit {
-            decision: Decision::Retry { wait: F64(1.0) },
+            decision: Decision::Refuse {
+                reason: Reason::InsufficientBudget,
+            },
         };
         assert!(!e.same(&wrong));
     }
