@@ -43,16 +43,28 @@ pub enum Reply {
 /// Why a call gave no reply.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum CallError {
-    /// Transient.
-    ConnectionRefused,
-    /// Transient.
-    ConnectionReset,
-    /// The call's timeout ran out.
-    TimedOut,
-    /// A local protocol error (our side).
-    Protocol,
-    /// A 200 whose body did not decode.
+    /// Transient: the connection could not be made.
+    Connect,
+    /// Transient: connecting took too long.
+    ConnectTimeout,
+    /// Transient: the connection broke while reading the reply.
+    Read,
+    /// Transient: reading the reply took too long.
+    ReadTimeout,
+    /// Transient: the connection broke while sending the request.
+    Write,
+    /// Transient: sending the request took too long.
+    WriteTimeout,
+    /// Transient: the supplier's side broke the protocol.
+    RemoteProtocol,
+    /// Transient: no connection of the client's pool came free in time.
+    PoolTimeout,
+    /// Not transient: our own side broke the protocol (a bug to fix).
+    LocalProtocol,
+    /// Not transient: a 200 whose body did not decode (bad data).
     Decode,
+    /// The timeout given to `call` ran out (what was left of the budget).
+    TimedOut,
 }
 
 /// How one supplier's part of a fan-out ended.
@@ -63,10 +75,10 @@ pub enum SupplierOutcome {
     },
     OutOfStock,
     NotFound,
-    /// A status other than 200, 404 and 503.
+    /// A status other than 200 and 404 (503 when both attempts got it).
     HttpStatus(u16),
-    /// Transient on both attempts.
-    Unavailable,
+    /// A transient transport failure on the last attempt.
+    TransportError,
     BadData,
     Protocol,
     Decode,
@@ -88,10 +100,18 @@ pub enum FanOutError {
 
 /// Most attempts per supplier, the first included.
 pub const ATTEMPTS_PER_SUPPLIER: u32 = 2;
-/// Shortest pause before a second attempt, in seconds.
-pub const PAUSE_MIN: f64 = 0.0625;
-/// The pause is `PAUSE_MIN + PAUSE_SPREAD * fraction`, in seconds.
-pub const PAUSE_SPREAD: f64 = 0.0625;
+/// Shortest pause before a second attempt, in seconds (20 ms).
+pub const PAUSE_MIN: f64 = 0.02;
+/// The pause is `PAUSE_MIN + PAUSE_SPREAD * fraction`, in seconds: 20 to
+/// 30 ms.
+pub const PAUSE_SPREAD: f64 = 0.01;
+/// The service's default budget per request, in seconds: a request's
+/// deadline is `now + BUDGET`.
+pub const BUDGET: f64 = 0.8;
+/// The service's default inbound capacity (requests in flight).
+pub const INBOUND_LIMIT: u32 = 8;
+/// The service's default number of outbound slots (calls in flight).
+pub const OUTBOUND_LIMIT: u32 = 6;
 
 /// A task of `Env::run_all` that panicked.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -673,7 +693,7 @@ impl Env {
     ) -> Result<Reply, CallError> {
         let mut st = self.count(self.lock(), false);
         let Some(me) = self.me(&mut st) else {
-            return Err(CallError::Protocol);
+            return Err(CallError::LocalProtocol);
         };
         let own = st.suppliers.get(me).is_some_and(|s| s.name == supplier);
         if !own {
@@ -699,7 +719,7 @@ impl Env {
             (at, Err(CallError::TimedOut))
         } else {
             match scripted {
-                None => (at, Err(CallError::Protocol)),
+                None => (at, Err(CallError::LocalProtocol)),
                 Some((cost, answer)) if cost < timeout => (at + cost, Ok(answer)),
                 Some(_) => (at + timeout, Err(CallError::TimedOut)),
             }
@@ -875,7 +895,7 @@ mod tests {
     fn breaking_rules_is_written_down() {
         let env = Env::scripted(0.0, 1, vec![supplier("a", vec![(0.25, offer())])]);
         let r = request();
-        assert_eq!(env.call("a", &r, 1.0), Err(CallError::Protocol));
+        assert_eq!(env.call("a", &r, 1.0), Err(CallError::LocalProtocol));
         let tasks: Vec<Box<dyn FnOnce() + Send + '_>> = vec![Box::new(|| {
             let slot = env.acquire(5.0);
             env.sleep(0.5);

@@ -26,6 +26,7 @@ pub fn build(g: &mut Gen) -> Builder {
         "invalid-input",
         "rejected-when-full",
         "two-attempts",
+        "last-round-code",
         "retry-only-transient",
         "classification",
         "same-request-id",

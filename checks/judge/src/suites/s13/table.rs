@@ -61,8 +61,10 @@ fn table_gate_answer(op: &GateOp, t: &str, case: &Value) -> GateAnswer {
     }
 }
 
-/// `503`, `offer U*Q+S`, `offer-out U*Q+S`, `refused`, `reset`,
-/// `timed-out`, `protocol`, `decode`, `panic`.
+/// `503`, `offer U*Q+S`, `offer-out U*Q+S`, `connect`,
+/// `connect-timeout`, `read`, `read-timeout`, `write`, `write-timeout`,
+/// `remote-protocol`, `pool-timeout`, `local-protocol`, `decode`,
+/// `timed-out`, `panic`.
 fn table_answer(t: &str, case: &Value) -> Answer {
     let (kind, rest) = t.split_once(' ').unwrap_or((t, ""));
     let offer = |in_stock| {
@@ -82,11 +84,17 @@ fn table_answer(t: &str, case: &Value) -> Answer {
     match kind {
         "offer" => offer(true),
         "offer-out" => offer(false),
-        "refused" => Answer::ConnectionRefused,
-        "reset" => Answer::ConnectionReset,
-        "timed-out" => Answer::TimedOut,
-        "protocol" => Answer::Protocol,
+        "connect" => Answer::Connect,
+        "connect-timeout" => Answer::ConnectTimeout,
+        "read" => Answer::Read,
+        "read-timeout" => Answer::ReadTimeout,
+        "write" => Answer::Write,
+        "write-timeout" => Answer::WriteTimeout,
+        "remote-protocol" => Answer::RemoteProtocol,
+        "pool-timeout" => Answer::PoolTimeout,
+        "local-protocol" => Answer::LocalProtocol,
         "decode" => Answer::Decode,
+        "timed-out" => Answer::TimedOut,
         "panic" => Answer::Panic,
         status => Answer::Status {
             status: int(status, case),
@@ -94,7 +102,7 @@ fn table_answer(t: &str, case: &Value) -> Answer {
     }
 }
 
-/// `quote N`, `out-of-stock`, `not-found`, `http N`, `unavailable`,
+/// `quote N`, `out-of-stock`, `not-found`, `http N`, `transport-error`,
 /// `bad-data`, `protocol`, `decode`, `panicked`, `timed-out`.
 fn table_outcome(t: &str, case: &Value) -> SupplierOutcome {
     let (kind, rest) = t.split_once(' ').unwrap_or((t, ""));
@@ -107,7 +115,7 @@ fn table_outcome(t: &str, case: &Value) -> SupplierOutcome {
         "http" => SupplierOutcome::HttpStatus {
             status: int(rest, case),
         },
-        "unavailable" => SupplierOutcome::Unavailable,
+        "transport-error" => SupplierOutcome::TransportError,
         "bad-data" => SupplierOutcome::BadData,
         "protocol" => SupplierOutcome::Protocol,
         "decode" => SupplierOutcome::Decode,

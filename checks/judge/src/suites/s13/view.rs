@@ -102,12 +102,8 @@ fn answer_rust(a: &Answer) -> String {
             "ScriptedAnswer::Reply(Reply::Offer(Offer {{ unit_cents: {unit_cents}, quantity: {quantity}, shipping_cents: {shipping_cents}, in_stock: {in_stock} }}))"
         ),
         Answer::Status { status } => format!("ScriptedAnswer::Reply(Reply::Status({status}))"),
-        Answer::ConnectionRefused => "ScriptedAnswer::Fail(CallError::ConnectionRefused)".into(),
-        Answer::ConnectionReset => "ScriptedAnswer::Fail(CallError::ConnectionReset)".into(),
-        Answer::TimedOut => "ScriptedAnswer::Fail(CallError::TimedOut)".into(),
-        Answer::Protocol => "ScriptedAnswer::Fail(CallError::Protocol)".into(),
-        Answer::Decode => "ScriptedAnswer::Fail(CallError::Decode)".into(),
         Answer::Panic => "ScriptedAnswer::Panic".into(),
+        other => format!("ScriptedAnswer::Fail(CallError::{})", answer_short(other)),
     }
 }
 
@@ -124,12 +120,8 @@ fn answer_short(a: &Answer) -> String {
             if *in_stock { "" } else { " out of stock" }
         ),
         Answer::Status { status } => status.to_string(),
-        Answer::ConnectionRefused => "ConnectionRefused".into(),
-        Answer::ConnectionReset => "ConnectionReset".into(),
-        Answer::TimedOut => "TimedOut".into(),
-        Answer::Protocol => "Protocol".into(),
-        Answer::Decode => "Decode".into(),
         Answer::Panic => "panic".into(),
+        other => format!("{other:?}"),
     }
 }
 
