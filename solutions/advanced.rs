@@ -539,13 +539,16 @@ pub fn fan_out(
         .iter()
         .map(|&name| Box::new(move || quotes_from(name, request, deadline, env)) as Task<'_>)
         .collect();
+    // A panic in a supplier's call is a bug, not an outcome: `run_all`
+    // cancels the other tasks and passes it on, and `_pass` goes back while
+    // it unwinds out of `fan_out`.
     let outcomes = env.run_all(tasks);
     let mut reports: Vec<SupplierReport> = suppliers
         .iter()
         .zip(outcomes)
         .map(|(name, outcome)| SupplierReport {
             supplier: name.to_string(),
-            outcome: outcome.unwrap_or(SupplierOutcome::Panicked),
+            outcome,
         })
         .collect();
     reports.sort_by(|a, b| rank(a).cmp(&rank(b)));

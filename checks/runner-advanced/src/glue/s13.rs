@@ -3,8 +3,8 @@
 
 use crate::advanced::{fan_out, Gate};
 use lab_api::advanced::{
-    CallError, Env, Offer, QuoteRequest, Reply, ScriptedAnswer, ScriptedSupplier, WorldEvent,
-    WorldRecord, WorldRule,
+    CallError, Env, Offer, QuoteRequest, Reply, ScriptedAnswer, ScriptedPanic, ScriptedSupplier,
+    TaskCancelled, WorldEvent, WorldRecord, WorldRule, WorldStopped,
 };
 use lab_wire::scripts::s13::{
     Answer, Breach, Event, FanOutScript, FanOutSeen, GateAnswer, GateOp, GateScript, Observed,
@@ -171,7 +171,6 @@ fn outcome(o: lab_api::advanced::SupplierOutcome) -> SupplierOutcome {
         S::BadData => SupplierOutcome::BadData,
         S::Protocol => SupplierOutcome::Protocol,
         S::Decode => SupplierOutcome::Decode,
-        S::Panicked => SupplierOutcome::Panicked,
         S::TimedOut => SupplierOutcome::TimedOut,
     }
 }
@@ -218,6 +217,7 @@ fn event(e: &WorldEvent) -> Event {
             at: F64(*at),
             got: *got,
         },
+        WorldEvent::Cancelled { at } => Event::Cancelled { at: F64(*at) },
     }
 }
 
@@ -263,10 +263,6 @@ fn fan(script: &FanOutScript) -> FanOutSeen {
     }));
     let record = env.record();
     stop_if_runaway(&record);
-    let result = match result {
-        Ok(r) => r,
-        Err(payload) => resume_unwind(payload),
-    };
     if let Some((task, message)) = record.stray_panics.first() {
         if message.starts_with("not yet implemented") || message.starts_with("not implemented") {
             panic!("{message}");
@@ -274,10 +270,20 @@ fn fan(script: &FanOutScript) -> FanOutSeen {
         let name = names.get(*task).copied().unwrap_or("?");
         panic!("in the task of supplier {name:?}: {message}");
     }
+    // The world's own panics escaping `fan_out` are observed; any other is
+    // the learner's and fails the check as such.
+    let result = match result {
+        Ok(r) => Some(r),
+        Err(p) if p.is::<ScriptedPanic>() || p.is::<TaskCancelled>() || p.is::<WorldStopped>() => {
+            None
+        }
+        Err(payload) => resume_unwind(payload),
+    };
     let in_use_after = gate.in_use();
     drop(held);
     let result = match result {
-        Ok(reports) => Outcome::Ok {
+        None => Outcome::Panicked,
+        Some(Ok(reports)) => Outcome::Ok {
             reports: reports
                 .into_iter()
                 .map(|r| Report {
@@ -286,8 +292,8 @@ fn fan(script: &FanOutScript) -> FanOutSeen {
                 })
                 .collect(),
         },
-        Err(lab_api::advanced::FanOutError::InvalidArgument) => Outcome::InvalidArgument,
-        Err(lab_api::advanced::FanOutError::Rejected) => Outcome::Rejected,
+        Some(Err(lab_api::advanced::FanOutError::InvalidArgument)) => Outcome::InvalidArgument,
+        Some(Err(lab_api::advanced::FanOutError::Rejected)) => Outcome::Rejected,
     };
     FanOutSeen {
         names: names.iter().map(|n| n.to_string()).collect(),

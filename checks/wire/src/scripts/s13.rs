@@ -159,9 +159,13 @@ pub struct FanOutSeen {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "result", rename_all = "kebab-case")]
 pub enum Outcome {
-    Ok { reports: Vec<Report> },
+    Ok {
+        reports: Vec<Report>,
+    },
     InvalidArgument,
     Rejected,
+    /// `fan_out` unwound with the panic of a supplier's call.
+    Panicked,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -181,7 +185,6 @@ pub enum SupplierOutcome {
     BadData,
     Protocol,
     Decode,
-    Panicked,
     TimedOut,
 }
 
@@ -207,6 +210,10 @@ pub enum Event {
         from: F64,
         at: F64,
         got: bool,
+    },
+    /// Cancelled at `at` because another supplier's call panicked.
+    Cancelled {
+        at: F64,
     },
 }
 

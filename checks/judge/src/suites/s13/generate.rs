@@ -403,7 +403,7 @@ pub(super) fn scripts(g: &mut Gen) -> Vec<(&'static str, Script)> {
         let slots = g.int(1, n as i64 - 1) as u32;
         gen(
             &mut out,
-            "panic-returns-slot",
+            "panic-escapes",
             Script::FanOut(gen_scenario(g, answers, slots)),
         );
     }

@@ -32,7 +32,7 @@ pub fn build(g: &mut Gen) -> Builder {
         "same-request-id",
         "pause-outside-slot",
         "slot-limit",
-        "panic-returns-slot",
+        "panic-escapes",
         "shared-deadline",
         "timed-out-keeps-finished",
         "ranking",

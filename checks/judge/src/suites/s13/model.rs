@@ -95,8 +95,7 @@ fn classify(a: &Answer, quantity: u32) -> Result<SupplierOutcome, SupplierOutcom
         Answer::TimedOut => SupplierOutcome::TimedOut,
         Answer::LocalProtocol => SupplierOutcome::Protocol,
         Answer::Decode => SupplierOutcome::Decode,
-        Answer::Panic => SupplierOutcome::Panicked,
-        _ => unreachable!("transient answers are handled above"),
+        _ => unreachable!("transient answers and panics are handled before"),
     })
 }
 
@@ -182,7 +181,13 @@ pub(super) fn fan_model(s: &FanOutScript) -> FanOutSeen {
             events: Vec::new(),
         })
         .collect();
+    // A call that panics ends the fan-out: every other task is cancelled at
+    // that instant and `fan_out` unwinds.
+    let mut panicked = false;
     loop {
+        if panicked {
+            break;
+        }
         if let Some(k) = tasks.iter().position(|t| t.runnable && !t.done) {
             // Run task k until it gives way.
             loop {
@@ -232,6 +237,15 @@ pub(super) fn fan_model(s: &FanOutScript) -> FanOutSeen {
                                 w.runnable = true;
                             }
                             None => free += 1,
+                        }
+                        if tasks[k].answer == Answer::Panic {
+                            panicked = true;
+                            tasks[k].done = true;
+                            for t in tasks.iter_mut().filter(|t| !t.done) {
+                                t.events.push(Event::Cancelled { at: F64(now) });
+                                t.done = true;
+                            }
+                            break;
                         }
                         let t = &mut tasks[k];
                         match classify(&t.answer, s.request.quantity) {
@@ -330,7 +344,11 @@ pub(super) fn fan_model(s: &FanOutScript) -> FanOutSeen {
     reports.sort_by(|a, b| rank(a).cmp(&rank(b)));
     FanOutSeen {
         names,
-        result: Outcome::Ok { reports },
+        result: if panicked {
+            Outcome::Panicked
+        } else {
+            Outcome::Ok { reports }
+        },
         in_use_at_run_all: Some(s.held + 1),
         in_use_after: s.held,
         run_all_calls: 1,

@@ -103,7 +103,7 @@ fn table_answer(t: &str, case: &Value) -> Answer {
 }
 
 /// `quote N`, `out-of-stock`, `not-found`, `http N`, `transport-error`,
-/// `bad-data`, `protocol`, `decode`, `panicked`, `timed-out`.
+/// `bad-data`, `protocol`, `decode`, `timed-out`.
 fn table_outcome(t: &str, case: &Value) -> SupplierOutcome {
     let (kind, rest) = t.split_once(' ').unwrap_or((t, ""));
     match kind {
@@ -119,7 +119,6 @@ fn table_outcome(t: &str, case: &Value) -> SupplierOutcome {
         "bad-data" => SupplierOutcome::BadData,
         "protocol" => SupplierOutcome::Protocol,
         "decode" => SupplierOutcome::Decode,
-        "panicked" => SupplierOutcome::Panicked,
         "timed-out" => SupplierOutcome::TimedOut,
         _ => bad(&format!("unknown outcome {t:?}"), case),
     }
@@ -153,8 +152,8 @@ fn from_table_gate(case: &Value) -> (Script, Observed) {
     )
 }
 
-/// A table timeline entry: `T call TIMEOUT`, `T pause S` or
-/// `wait FROM-T got|none`. A call's return time and answer are the world's
+/// A table timeline entry: `T call TIMEOUT`, `T pause S`,
+/// `wait FROM-T got|none` or `T cancelled`. A call's return time and answer are the world's
 /// (its script, its timeout), filled in here in order.
 fn table_event(
     t: &str,
@@ -184,6 +183,9 @@ fn table_event(
                 answer,
             }
         }
+        [at, "cancelled"] => Event::Cancelled {
+            at: F64(num(at, case)),
+        },
         [at, "pause", seconds] => Event::Pause {
             at: F64(num(at, case)),
             seconds: F64(num(seconds, case)),
@@ -276,15 +278,19 @@ fn from_table_fan(case: &Value) -> (Script, Observed) {
         Value::String(x) if x == "invalid-argument" => none(Outcome::InvalidArgument),
         Value::String(x) if x == "rejected" => none(Outcome::Rejected),
         Value::Object(_) => {
-            let reports = e["reports"]
-                .as_array()
-                .unwrap_or_else(|| bad("reports must be a list", case))
-                .iter()
-                .map(|pair| Report {
-                    supplier: pair[0].as_str().unwrap_or_default().into(),
-                    outcome: table_outcome(pair[1].as_str().unwrap_or_default(), case),
-                })
-                .collect();
+            let reports = match &e["reports"] {
+                Value::String(x) if x == "panicked" => None,
+                r => Some(
+                    r.as_array()
+                        .unwrap_or_else(|| bad("reports must be a list or \"panicked\"", case))
+                        .iter()
+                        .map(|pair| Report {
+                            supplier: pair[0].as_str().unwrap_or_default().into(),
+                            outcome: table_outcome(pair[1].as_str().unwrap_or_default(), case),
+                        })
+                        .collect(),
+                ),
+            };
             let timelines = s
                 .suppliers
                 .iter()
@@ -310,7 +316,7 @@ fn from_table_fan(case: &Value) -> (Script, Observed) {
                 .collect();
             FanOutSeen {
                 names: s.suppliers.iter().map(|x| x.name.clone()).collect(),
-                result: Outcome::Ok { reports },
+                result: reports.map_or(Outcome::Panicked, |reports| Outcome::Ok { reports }),
                 in_use_at_run_all: Some(s.held + 1),
                 in_use_after: s.held,
                 run_all_calls: 1,

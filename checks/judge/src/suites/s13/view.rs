@@ -54,7 +54,14 @@ fn same_event(e: &Event, g: &Event) -> bool {
                 got: got2,
             },
         ) => from.0 == from2.0 && at.0 == at2.0 && got == got2,
-        (Event::Call { .. } | Event::Pause { .. } | Event::SlotWait { .. }, _) => false,
+        (Event::Cancelled { at }, Event::Cancelled { at: at2 }) => at.0 == at2.0,
+        (
+            Event::Call { .. }
+            | Event::Pause { .. }
+            | Event::SlotWait { .. }
+            | Event::Cancelled { .. },
+            _,
+        ) => false,
     }
 }
 
@@ -239,6 +246,7 @@ fn event_text(e: &Event) -> String {
             "13.event.pause",
             &[("at", &float(at.0)), ("seconds", &float(seconds.0))],
         ),
+        Event::Cancelled { at } => tr("13.event.cancelled", &[("at", &float(at.0))]),
         Event::SlotWait { from, at, got } => tr(
             if *got {
                 "13.event.wait-got"
@@ -284,6 +292,7 @@ fn show_observed(o: &Observed) -> String {
             let mut lines = vec![match &f.result {
                 Outcome::InvalidArgument => "Err(FanOutError::InvalidArgument)".to_string(),
                 Outcome::Rejected => "Err(FanOutError::Rejected)".to_string(),
+                Outcome::Panicked => t("13.panicked"),
                 Outcome::Ok { reports } => {
                     let items: Vec<String> = reports
                         .iter()
