@@ -537,6 +537,8 @@ impl Drop for Pass<'_> {
     }
 }
 
+use std::ops::ControlFlow;
+
 /// Step 13b. Quotes from every supplier under one deadline, ranked.
 pub fn fan_out(
     request: &QuoteRequest,
@@ -560,13 +562,16 @@ pub fn fan_out(
         .iter()
         .map(|&name| Box::new(move || quotes_from(name, request, deadline, env)) as Task<'_>)
         .collect();
+    // A panic in a supplier's call is a bug, not an outcome: `run_all`
+    // cancels the other tasks and passes it on, and `_pass` goes back while
+    // it unwinds out of `fan_out`.
     let outcomes = env.run_all(tasks);
     let mut reports: Vec<SupplierReport> = suppliers
         .iter()
         .zip(outcomes)
         .map(|(name, outcome)| SupplierReport {
             supplier: name.to_string(),
-            outcome: outcome.unwrap_or(SupplierOutcome::Panicked),
+            outcome,
         })
         .collect();
     reports.sort_by(|a, b| rank(a).cmp(&rank(b)));
@@ -582,10 +587,13 @@ fn rank(r: &SupplierReport) -> (bool, u64, &str) {
 }
 
 /// One supplier's task: up to two attempts, a jittered pause between them.
+/// The result is the last attempt's.
 fn quotes_from(name: &str, request: &QuoteRequest, deadline: f64, env: &Env) -> SupplierOutcome {
+    let mut last = SupplierOutcome::TimedOut;
     for attempt in 1..=ATTEMPTS_PER_SUPPLIER {
-        if let Some(done) = one_attempt(name, request, deadline, env) {
-            return done;
+        match one_attempt(name, request, deadline, env) {
+            ControlFlow::Break(done) => return done,
+            ControlFlow::Continue(code) => last = code,
         }
         if attempt == ATTEMPTS_PER_SUPPLIER {
             break;
@@ -596,35 +604,47 @@ fn quotes_from(name: &str, request: &QuoteRequest, deadline: f64, env: &Env) -> 
         }
         env.sleep(pause);
     }
-    SupplierOutcome::Unavailable
+    last
 }
 
-/// One call holding one slot; `None` when the failure is transient.
+/// One call holding one slot: `Break` with a final outcome, or `Continue`
+/// with the code a transient failure leaves (`HttpStatus(503)` or
+/// `TransportError`).
 fn one_attempt(
     name: &str,
     request: &QuoteRequest,
     deadline: f64,
     env: &Env,
-) -> Option<SupplierOutcome> {
+) -> ControlFlow<SupplierOutcome, SupplierOutcome> {
+    use ControlFlow::{Break, Continue};
     let Some(slot) = env.acquire(deadline) else {
-        return Some(SupplierOutcome::TimedOut);
+        return Break(SupplierOutcome::TimedOut);
     };
     let reply = env.call(name, request, deadline - env.now());
     drop(slot);
     match reply {
-        Ok(Reply::Offer(offer)) if !offer.in_stock => Some(SupplierOutcome::OutOfStock),
-        Ok(Reply::Offer(offer)) => Some(
+        Ok(Reply::Offer(offer)) if !offer.in_stock => Break(SupplierOutcome::OutOfStock),
+        Ok(Reply::Offer(offer)) => Break(
             total(&offer, request).map_or(SupplierOutcome::BadData, |total_cents| {
                 SupplierOutcome::Quote { total_cents }
             }),
         ),
-        Ok(Reply::Status(503)) => None,
-        Ok(Reply::Status(404)) => Some(SupplierOutcome::NotFound),
-        Ok(Reply::Status(status)) => Some(SupplierOutcome::HttpStatus(status)),
-        Err(CallError::ConnectionRefused | CallError::ConnectionReset) => None,
-        Err(CallError::TimedOut) => Some(SupplierOutcome::TimedOut),
-        Err(CallError::Protocol) => Some(SupplierOutcome::Protocol),
-        Err(CallError::Decode) => Some(SupplierOutcome::Decode),
+        Ok(Reply::Status(503)) => Continue(SupplierOutcome::HttpStatus(503)),
+        Ok(Reply::Status(404)) => Break(SupplierOutcome::NotFound),
+        Ok(Reply::Status(status)) => Break(SupplierOutcome::HttpStatus(status)),
+        Err(
+            CallError::Connect
+            | CallError::ConnectTimeout
+            | CallError::Read
+            | CallError::ReadTimeout
+            | CallError::Write
+            | CallError::WriteTimeout
+            | CallError::RemoteProtocol
+            | CallError::PoolTimeout,
+        ) => Continue(SupplierOutcome::TransportError),
+        Err(CallError::TimedOut) => Break(SupplierOutcome::TimedOut),
+        Err(CallError::LocalProtocol) => Break(SupplierOutcome::Protocol),
+        Err(CallError::Decode) => Break(SupplierOutcome::Decode),
     }
 }
 

@@ -7,7 +7,9 @@
 //! - a running task gives way only inside `call`, `sleep`, an `acquire`
 //!   that has to wait, and at its end;
 //! - of the tasks that can run, the one with the lowest index runs next;
-//! - virtual time jumps to the next wake-up only when no task can run.
+//! - virtual time jumps to the next wake-up only when no task can run;
+//! - like a task group, when a task panics the world cancels the others and
+//!   `run_all` passes the panic on once every task has ended.
 
 use std::cell::Cell;
 use std::collections::VecDeque;
@@ -43,16 +45,28 @@ pub enum Reply {
 /// Why a call gave no reply.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum CallError {
-    /// Transient.
-    ConnectionRefused,
-    /// Transient.
-    ConnectionReset,
-    /// The call's timeout ran out.
-    TimedOut,
-    /// A local protocol error (our side).
-    Protocol,
-    /// A 200 whose body did not decode.
+    /// Transient: the connection could not be made.
+    Connect,
+    /// Transient: connecting took too long.
+    ConnectTimeout,
+    /// Transient: the connection broke while reading the reply.
+    Read,
+    /// Transient: reading the reply took too long.
+    ReadTimeout,
+    /// Transient: the connection broke while sending the request.
+    Write,
+    /// Transient: sending the request took too long.
+    WriteTimeout,
+    /// Transient: the supplier's side broke the protocol.
+    RemoteProtocol,
+    /// Transient: no connection of the client's pool came free in time.
+    PoolTimeout,
+    /// Not transient: our own side broke the protocol (a bug to fix).
+    LocalProtocol,
+    /// Not transient: a 200 whose body did not decode (bad data).
     Decode,
+    /// The timeout given to `call` ran out (what was left of the budget).
+    TimedOut,
 }
 
 /// How one supplier's part of a fan-out ended.
@@ -63,14 +77,13 @@ pub enum SupplierOutcome {
     },
     OutOfStock,
     NotFound,
-    /// A status other than 200, 404 and 503.
+    /// A status other than 200 and 404 (503 when both attempts got it).
     HttpStatus(u16),
-    /// Transient on both attempts.
-    Unavailable,
+    /// A transient transport failure on the last attempt.
+    TransportError,
     BadData,
     Protocol,
     Decode,
-    Panicked,
     TimedOut,
 }
 
@@ -88,14 +101,18 @@ pub enum FanOutError {
 
 /// Most attempts per supplier, the first included.
 pub const ATTEMPTS_PER_SUPPLIER: u32 = 2;
-/// Shortest pause before a second attempt, in seconds.
-pub const PAUSE_MIN: f64 = 0.0625;
-/// The pause is `PAUSE_MIN + PAUSE_SPREAD * fraction`, in seconds.
-pub const PAUSE_SPREAD: f64 = 0.0625;
-
-/// A task of `Env::run_all` that panicked.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Panicked;
+/// Shortest pause before a second attempt, in seconds (20 ms).
+pub const PAUSE_MIN: f64 = 0.02;
+/// The pause is `PAUSE_MIN + PAUSE_SPREAD * fraction`, in seconds: 20 to
+/// 30 ms.
+pub const PAUSE_SPREAD: f64 = 0.01;
+/// The service's default budget per request, in seconds: a request's
+/// deadline is `now + BUDGET`.
+pub const BUDGET: f64 = 0.8;
+/// The service's default inbound capacity (requests in flight).
+pub const INBOUND_LIMIT: u32 = 8;
+/// The service's default number of outbound slots (calls in flight).
+pub const OUTBOUND_LIMIT: u32 = 6;
 
 /// Most calls, pauses, acquisitions and draws in one fan-out.
 const EVENT_LIMIT: u32 = 10_000;
@@ -105,16 +122,23 @@ const READ_LIMIT: u32 = 100_000;
 /// Most broken rules written down.
 const BREACH_LIMIT: usize = 20;
 
-/// The panic of a call whose script says "panic". `run_all` reports it as
-/// `Err(Panicked)` like any other panic.
+/// The panic of a call whose script says "panic" (a programming error in
+/// the supplier's call). `run_all` passes it on like any other panic.
 #[doc(hidden)]
 #[derive(Debug)]
 pub struct ScriptedPanic;
 
-/// The panic that stops a fan-out that went on far too long.
+/// The panic that stops a fan-out that went on far too long, or a
+/// `run_all` called where it may not be (see the broken rule).
 #[doc(hidden)]
 #[derive(Debug)]
 pub struct WorldStopped;
+
+/// The panic that unwinds a task the world cancelled because another task
+/// panicked.
+#[doc(hidden)]
+#[derive(Debug)]
+pub struct TaskCancelled;
 
 /// One scripted attempt of a supplier.
 #[doc(hidden)]
@@ -158,6 +182,11 @@ pub enum WorldEvent {
         from: f64,
         at: f64,
         got: bool,
+    },
+    /// The task was cancelled here (another task panicked): its pending
+    /// `acquire`, `call` or `sleep` unwound at `at`.
+    Cancelled {
+        at: f64,
     },
 }
 
@@ -239,6 +268,8 @@ struct Task {
     wake: Option<f64>,
     waiting_slot: bool,
     granted: Option<u64>,
+    /// Cancelled because another task panicked.
+    cancelled: bool,
 }
 
 struct State {
@@ -262,6 +293,9 @@ struct State {
     events: u32,
     reads: u32,
     runaway: bool,
+    /// The first panic of a task (not a cancellation), passed on by
+    /// `run_all`.
+    panic: Option<Box<dyn std::any::Any + Send>>,
 }
 
 impl State {
@@ -429,6 +463,7 @@ impl Env {
                 events: 0,
                 reads: 0,
                 runaway: false,
+                panic: None,
             }),
             baton: Condvar::new(),
             watch: None,
@@ -507,6 +542,24 @@ impl Env {
         st
     }
 
+    /// Unwinds the calling task when the world cancelled it, writing down
+    /// where.
+    fn unwind_if_cancelled<'a>(
+        &'a self,
+        mut st: MutexGuard<'a, State>,
+        me: usize,
+    ) -> MutexGuard<'a, State> {
+        if st.tasks.get(me).is_some_and(|t| t.cancelled) {
+            let at = st.now;
+            if let Some(line) = st.timeline(me) {
+                line.push(WorldEvent::Cancelled { at });
+            }
+            drop(st);
+            std::panic::panic_any(TaskCancelled);
+        }
+        st
+    }
+
     /// The virtual time, in seconds. It moves only while every task waits.
     pub fn now(&self) -> f64 {
         let st = self.count(self.lock(), true);
@@ -514,25 +567,31 @@ impl Env {
     }
 
     /// Runs every task, each on its own thread and one at a time, and
-    /// returns when all have ended: the results in task order, with
-    /// `Err(Panicked)` for a task that panicked.
+    /// returns their results in task order when all have ended.
+    ///
+    /// Like a task group: when a task panics, the world cancels every other
+    /// task at that instant (its pending `acquire`, `call` or `sleep`, or
+    /// its next one, unwinds), and once all have ended `run_all` passes the
+    /// first panic on to its caller.
     pub fn run_all<'s, T: Send + 's>(
         &'s self,
         tasks: Vec<Box<dyn FnOnce() -> T + Send + 's>>,
-    ) -> Vec<Result<T, Panicked>> {
+    ) -> Vec<T> {
         let n = tasks.len();
         let first = {
             let mut st = self.count(self.lock(), false);
             st.run_all_calls += 1;
             if self.task().is_some() {
                 st.breach(WorldRule::RunAllInsideTask, self.task());
-                return tasks.iter().map(|_| Err(Panicked)).collect();
+                drop(st);
+                std::panic::panic_any(WorldStopped);
             }
             if st.run_all_calls > 1 {
                 st.breach(WorldRule::RunAllAgain, None);
             }
             if st.active {
-                return tasks.iter().map(|_| Err(Panicked)).collect();
+                drop(st);
+                std::panic::panic_any(WorldStopped);
             }
             if n != st.suppliers.len() {
                 st.breach(WorldRule::RunAllTaskCount, None);
@@ -554,6 +613,7 @@ impl Env {
                     wake: None,
                     waiting_slot: false,
                     granted: None,
+                    cancelled: false,
                 })
                 .collect();
             while st.timelines.len() < n {
@@ -561,7 +621,7 @@ impl Env {
             }
             st.schedule();
         }
-        let results = std::thread::scope(|scope| {
+        let results: Vec<Option<T>> = std::thread::scope(|scope| {
             let handles: Vec<_> = tasks
                 .into_iter()
                 .enumerate()
@@ -569,33 +629,63 @@ impl Env {
                 .collect();
             handles
                 .into_iter()
-                .map(|h| h.join().unwrap_or(Err(Panicked)))
+                .map(|h| h.join().ok().flatten())
                 .collect()
         });
         let mut st = self.lock();
         st.active = false;
         st.tasks.clear();
         st.running = None;
-        results
+        let panic = st.panic.take();
+        drop(st);
+        if let Some(payload) = panic {
+            std::panic::resume_unwind(payload);
+        }
+        results.into_iter().flatten().collect()
     }
 
-    fn run_task<T>(
-        &self,
-        k: usize,
-        task: Box<dyn FnOnce() -> T + Send + '_>,
-    ) -> Result<T, Panicked> {
-        {
+    /// Cancels every task but `k` that has not ended: it can run at once,
+    /// and its pending (or next) use of the world unwinds.
+    fn cancel_others(st: &mut State, k: usize) {
+        for i in 0..st.tasks.len() {
+            let task = &mut st.tasks[i];
+            if i == k || task.status == Status::Done {
+                continue;
+            }
+            task.cancelled = true;
+            task.status = Status::Runnable;
+            task.wake = None;
+            if task.waiting_slot {
+                task.waiting_slot = false;
+                st.queue.retain(|&q| q != i);
+            }
+        }
+    }
+
+    /// Runs task `k` when the baton comes; `None` when it panicked or was
+    /// cancelled before it began.
+    fn run_task<T>(&self, k: usize, task: Box<dyn FnOnce() -> T + Send + '_>) -> Option<T> {
+        let cancelled = {
             let mut st = self.lock();
             while st.running != Some(k) {
                 st = self.baton.wait(st).unwrap_or_else(|e| e.into_inner());
             }
-        }
-        TASK.with(|t| t.set(Some((self.world, k))));
-        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(task));
-        TASK.with(|t| t.set(None));
+            st.tasks[k].cancelled
+        };
+        let result = if cancelled {
+            Err(Box::new(TaskCancelled) as Box<dyn std::any::Any + Send>)
+        } else {
+            TASK.with(|t| t.set(Some((self.world, k))));
+            let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(task));
+            TASK.with(|t| t.set(None));
+            result
+        };
         let mut st = self.lock();
         if let Err(payload) = &result {
-            if !payload.is::<ScriptedPanic>() && !payload.is::<WorldStopped>() {
+            if !payload.is::<ScriptedPanic>()
+                && !payload.is::<WorldStopped>()
+                && !payload.is::<TaskCancelled>()
+            {
                 let message = payload
                     .downcast_ref::<&str>()
                     .map(|s| s.to_string())
@@ -610,10 +700,20 @@ impl Env {
             st.hand_on();
         }
         st.tasks[k].status = Status::Done;
+        let result = match result {
+            Ok(value) => Some(value),
+            Err(payload) => {
+                if !payload.is::<TaskCancelled>() && st.panic.is_none() {
+                    st.panic = Some(payload);
+                    Self::cancel_others(&mut st, k);
+                }
+                None
+            }
+        };
         st.schedule();
         self.baton.notify_all();
         drop(st);
-        result.map_err(|_| Panicked)
+        result
     }
 
     /// An outbound slot: at once when one is free and `now() < deadline`;
@@ -622,6 +722,7 @@ impl Env {
     pub fn acquire(&self, deadline: f64) -> Option<Slot<'_>> {
         let mut st = self.count(self.lock(), false);
         let me = self.me(&mut st)?;
+        let mut st = self.unwind_if_cancelled(st, me);
         // NaN deadlines included: only `now < deadline` lets a task in.
         if st.now >= deadline || deadline.is_nan() {
             return None;
@@ -641,6 +742,16 @@ impl Env {
             task.wake = deadline.is_finite().then_some(deadline);
             st = self.block(st, me);
             let granted = st.tasks[me].granted.take();
+            if st.tasks[me].cancelled {
+                if let Some(id) = granted {
+                    if let Some(i) = st.live.iter().position(|(s, _)| *s == id) {
+                        st.live.remove(i);
+                        st.hand_on();
+                    }
+                }
+                drop(self.unwind_if_cancelled(st, me));
+                unreachable!("a cancelled task unwinds");
+            }
             let at = st.now;
             if let Some(line) = st.timeline(me) {
                 line.push(WorldEvent::SlotWait {
@@ -673,8 +784,9 @@ impl Env {
     ) -> Result<Reply, CallError> {
         let mut st = self.count(self.lock(), false);
         let Some(me) = self.me(&mut st) else {
-            return Err(CallError::Protocol);
+            return Err(CallError::LocalProtocol);
         };
+        let mut st = self.unwind_if_cancelled(st, me);
         let own = st.suppliers.get(me).is_some_and(|s| s.name == supplier);
         if !own {
             st.breach(WorldRule::OtherSupplier, Some(me));
@@ -699,7 +811,7 @@ impl Env {
             (at, Err(CallError::TimedOut))
         } else {
             match scripted {
-                None => (at, Err(CallError::Protocol)),
+                None => (at, Err(CallError::LocalProtocol)),
                 Some((cost, answer)) if cost < timeout => (at + cost, Ok(answer)),
                 Some(_) => (at + timeout, Err(CallError::TimedOut)),
             }
@@ -716,6 +828,7 @@ impl Env {
         if yields {
             st.tasks[me].wake = Some(ended);
             st = self.block(st, me);
+            st = self.unwind_if_cancelled(st, me);
         }
         let stopped = st.runaway;
         drop(st);
@@ -735,6 +848,7 @@ impl Env {
         let Some(me) = self.me(&mut st) else {
             return;
         };
+        let mut st = self.unwind_if_cancelled(st, me);
         if st.held_by(me) > 0 {
             st.breach(WorldRule::SleepHoldingSlot, Some(me));
         }
@@ -748,6 +862,7 @@ impl Env {
         }
         st.tasks[me].wake = Some(at + seconds);
         st = self.block(st, me);
+        st = self.unwind_if_cancelled(st, me);
         let stopped = st.runaway;
         drop(st);
         if stopped {
@@ -761,6 +876,7 @@ impl Env {
         let Some(me) = self.me(&mut st) else {
             return 0.0;
         };
+        let mut st = self.unwind_if_cancelled(st, me);
         if st.suppliers.get(me).is_none_or(|s| s.name != supplier) {
             st.breach(WorldRule::OtherSupplier, Some(me));
         }
@@ -827,7 +943,7 @@ mod tests {
             })
             .collect();
         let got = env.run_all(tasks);
-        assert_eq!(got, vec![Ok(Some(10.0)), Ok(Some(10.5)), Ok(None)]);
+        assert_eq!(got, vec![Some(10.0), Some(10.5), None]);
         let rec = env.record();
         assert_eq!(rec.breaches, vec![]);
         assert_eq!(rec.now, 11.25);
@@ -843,7 +959,7 @@ mod tests {
     }
 
     #[test]
-    fn a_scripted_panic_is_a_panicked_task_and_its_slot_comes_back() {
+    fn a_scripted_panic_cancels_the_others_and_run_all_passes_it_on() {
         let env = Env::scripted(
             0.0,
             1,
@@ -863,19 +979,25 @@ mod tests {
                 }) as Box<dyn FnOnce() -> bool + Send + '_>
             })
             .collect();
-        let got = env.run_all(tasks);
-        assert_eq!(got, vec![Err(Panicked), Ok(true)]);
+        let got = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| env.run_all(tasks)));
+        assert!(got.is_err_and(|p| p.is::<ScriptedPanic>()));
         let rec = env.record();
         assert_eq!(rec.stray_panics, vec![]);
         assert_eq!(rec.breaches, vec![]);
-        assert_eq!(rec.now, 0.5);
+        assert_eq!(rec.slots_held, 0);
+        // b got a's slot at 0.25 and was cancelled in its call at once.
+        assert_eq!(rec.now, 0.25);
+        assert_eq!(
+            rec.timelines[1].last(),
+            Some(&WorldEvent::Cancelled { at: 0.25 })
+        );
     }
 
     #[test]
     fn breaking_rules_is_written_down() {
         let env = Env::scripted(0.0, 1, vec![supplier("a", vec![(0.25, offer())])]);
         let r = request();
-        assert_eq!(env.call("a", &r, 1.0), Err(CallError::Protocol));
+        assert_eq!(env.call("a", &r, 1.0), Err(CallError::LocalProtocol));
         let tasks: Vec<Box<dyn FnOnce() + Send + '_>> = vec![Box::new(|| {
             let slot = env.acquire(5.0);
             env.sleep(0.5);

@@ -3,8 +3,8 @@
 
 use crate::advanced::{fan_out, Gate};
 use lab_api::advanced::{
-    CallError, Env, Offer, QuoteRequest, Reply, ScriptedAnswer, ScriptedSupplier, WorldEvent,
-    WorldRecord, WorldRule,
+    CallError, Env, Offer, QuoteRequest, Reply, ScriptedAnswer, ScriptedPanic, ScriptedSupplier,
+    TaskCancelled, WorldEvent, WorldRecord, WorldRule, WorldStopped,
 };
 use lab_wire::scripts::s13::{
     Answer, Breach, Event, FanOutScript, FanOutSeen, GateAnswer, GateOp, GateScript, Observed,
@@ -119,11 +119,17 @@ fn scripted(a: Answer) -> ScriptedAnswer {
             in_stock,
         })),
         Answer::Status { status } => ScriptedAnswer::Reply(Reply::Status(status)),
-        Answer::ConnectionRefused => ScriptedAnswer::Fail(CallError::ConnectionRefused),
-        Answer::ConnectionReset => ScriptedAnswer::Fail(CallError::ConnectionReset),
-        Answer::TimedOut => ScriptedAnswer::Fail(CallError::TimedOut),
-        Answer::Protocol => ScriptedAnswer::Fail(CallError::Protocol),
+        Answer::Connect => ScriptedAnswer::Fail(CallError::Connect),
+        Answer::ConnectTimeout => ScriptedAnswer::Fail(CallError::ConnectTimeout),
+        Answer::Read => ScriptedAnswer::Fail(CallError::Read),
+        Answer::ReadTimeout => ScriptedAnswer::Fail(CallError::ReadTimeout),
+        Answer::Write => ScriptedAnswer::Fail(CallError::Write),
+        Answer::WriteTimeout => ScriptedAnswer::Fail(CallError::WriteTimeout),
+        Answer::RemoteProtocol => ScriptedAnswer::Fail(CallError::RemoteProtocol),
+        Answer::PoolTimeout => ScriptedAnswer::Fail(CallError::PoolTimeout),
+        Answer::LocalProtocol => ScriptedAnswer::Fail(CallError::LocalProtocol),
         Answer::Decode => ScriptedAnswer::Fail(CallError::Decode),
+        Answer::TimedOut => ScriptedAnswer::Fail(CallError::TimedOut),
         Answer::Panic => ScriptedAnswer::Panic,
     }
 }
@@ -139,11 +145,17 @@ fn answer(a: Result<ScriptedAnswer, CallError>) -> Answer {
         Ok(ScriptedAnswer::Reply(Reply::Status(status))) => Answer::Status { status },
         Ok(ScriptedAnswer::Panic) => Answer::Panic,
         Ok(ScriptedAnswer::Fail(e)) | Err(e) => match e {
-            CallError::ConnectionRefused => Answer::ConnectionRefused,
-            CallError::ConnectionReset => Answer::ConnectionReset,
-            CallError::TimedOut => Answer::TimedOut,
-            CallError::Protocol => Answer::Protocol,
+            CallError::Connect => Answer::Connect,
+            CallError::ConnectTimeout => Answer::ConnectTimeout,
+            CallError::Read => Answer::Read,
+            CallError::ReadTimeout => Answer::ReadTimeout,
+            CallError::Write => Answer::Write,
+            CallError::WriteTimeout => Answer::WriteTimeout,
+            CallError::RemoteProtocol => Answer::RemoteProtocol,
+            CallError::PoolTimeout => Answer::PoolTimeout,
+            CallError::LocalProtocol => Answer::LocalProtocol,
             CallError::Decode => Answer::Decode,
+            CallError::TimedOut => Answer::TimedOut,
         },
     }
 }
@@ -155,11 +167,10 @@ fn outcome(o: lab_api::advanced::SupplierOutcome) -> SupplierOutcome {
         S::OutOfStock => SupplierOutcome::OutOfStock,
         S::NotFound => SupplierOutcome::NotFound,
         S::HttpStatus(status) => SupplierOutcome::HttpStatus { status },
-        S::Unavailable => SupplierOutcome::Unavailable,
+        S::TransportError => SupplierOutcome::TransportError,
         S::BadData => SupplierOutcome::BadData,
         S::Protocol => SupplierOutcome::Protocol,
         S::Decode => SupplierOutcome::Decode,
-        S::Panicked => SupplierOutcome::Panicked,
         S::TimedOut => SupplierOutcome::TimedOut,
     }
 }
@@ -206,6 +217,7 @@ fn event(e: &WorldEvent) -> Event {
             at: F64(*at),
             got: *got,
         },
+        WorldEvent::Cancelled { at } => Event::Cancelled { at: F64(*at) },
     }
 }
 
@@ -251,10 +263,6 @@ fn fan(script: &FanOutScript) -> FanOutSeen {
     }));
     let record = env.record();
     stop_if_runaway(&record);
-    let result = match result {
-        Ok(r) => r,
-        Err(payload) => resume_unwind(payload),
-    };
     if let Some((task, message)) = record.stray_panics.first() {
         if message.starts_with("not yet implemented") || message.starts_with("not implemented") {
             panic!("{message}");
@@ -262,10 +270,20 @@ fn fan(script: &FanOutScript) -> FanOutSeen {
         let name = names.get(*task).copied().unwrap_or("?");
         panic!("in the task of supplier {name:?}: {message}");
     }
+    // The world's own panics escaping `fan_out` are observed; any other is
+    // the learner's and fails the check as such.
+    let result = match result {
+        Ok(r) => Some(r),
+        Err(p) if p.is::<ScriptedPanic>() || p.is::<TaskCancelled>() || p.is::<WorldStopped>() => {
+            None
+        }
+        Err(payload) => resume_unwind(payload),
+    };
     let in_use_after = gate.in_use();
     drop(held);
     let result = match result {
-        Ok(reports) => Outcome::Ok {
+        None => Outcome::Panicked,
+        Some(Ok(reports)) => Outcome::Ok {
             reports: reports
                 .into_iter()
                 .map(|r| Report {
@@ -274,8 +292,8 @@ fn fan(script: &FanOutScript) -> FanOutSeen {
                 })
                 .collect(),
         },
-        Err(lab_api::advanced::FanOutError::InvalidArgument) => Outcome::InvalidArgument,
-        Err(lab_api::advanced::FanOutError::Rejected) => Outcome::Rejected,
+        Some(Err(lab_api::advanced::FanOutError::InvalidArgument)) => Outcome::InvalidArgument,
+        Some(Err(lab_api::advanced::FanOutError::Rejected)) => Outcome::Rejected,
     };
     FanOutSeen {
         names: names.iter().map(|n| n.to_string()).collect(),

@@ -83,11 +83,17 @@ pub enum Answer {
     Status {
         status: u16,
     },
-    ConnectionRefused,
-    ConnectionReset,
-    TimedOut,
-    Protocol,
+    Connect,
+    ConnectTimeout,
+    Read,
+    ReadTimeout,
+    Write,
+    WriteTimeout,
+    RemoteProtocol,
+    PoolTimeout,
+    LocalProtocol,
     Decode,
+    TimedOut,
     Panic,
 }
 
@@ -153,9 +159,13 @@ pub struct FanOutSeen {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "result", rename_all = "kebab-case")]
 pub enum Outcome {
-    Ok { reports: Vec<Report> },
+    Ok {
+        reports: Vec<Report>,
+    },
     InvalidArgument,
     Rejected,
+    /// `fan_out` unwound with the panic of a supplier's call.
+    Panicked,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -171,11 +181,10 @@ pub enum SupplierOutcome {
     OutOfStock,
     NotFound,
     HttpStatus { status: u16 },
-    Unavailable,
+    TransportError,
     BadData,
     Protocol,
     Decode,
-    Panicked,
     TimedOut,
 }
 
@@ -201,6 +210,10 @@ pub enum Event {
         from: F64,
         at: F64,
         got: bool,
+    },
+    /// Cancelled at `at` because another supplier's call panicked.
+    Cancelled {
+        at: F64,
     },
 }
 

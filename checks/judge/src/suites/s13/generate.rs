@@ -17,16 +17,31 @@ const NOT_RETRIED: [Answer; 8] = [
     Answer::Status { status: 429 },
     Answer::Status { status: 500 },
     Answer::Status { status: 502 },
-    Answer::Protocol,
+    Answer::LocalProtocol,
     Answer::Decode,
     Answer::Status { status: 400 },
     Answer::Status { status: 504 },
 ];
-const TRANSIENT: [Answer; 3] = [
+const TRANSIENT: [Answer; 9] = [
     Answer::Status { status: 503 },
-    Answer::ConnectionRefused,
-    Answer::ConnectionReset,
+    Answer::Connect,
+    Answer::ConnectTimeout,
+    Answer::Read,
+    Answer::ReadTimeout,
+    Answer::Write,
+    Answer::WriteTimeout,
+    Answer::RemoteProtocol,
+    Answer::PoolTimeout,
 ];
+
+/// A transient answer: 503 half the time, else one of the transport ones.
+fn transient(g: &mut Gen) -> Answer {
+    if g.chance(1, 2) {
+        TRANSIENT[0]
+    } else {
+        *g.pick(&TRANSIENT[1..])
+    }
+}
 
 fn request(g: &mut Gen) -> Request {
     Request {
@@ -179,7 +194,7 @@ fn gen_scenario(g: &mut Gen, mut answers: Vec<Vec<Answer>>, slots: u32) -> FanOu
 
 fn random_answer(g: &mut Gen, q: u32) -> Answer {
     match g.below(10) {
-        0..=2 => *g.pick(&TRANSIENT),
+        0..=2 => transient(g),
         3 if g.chance(1, 3) => Answer::Panic,
         3 => Answer::TimedOut,
         _ => final_answer(g, q),
@@ -270,9 +285,7 @@ pub(super) fn scripts(g: &mut Gen) -> Vec<(&'static str, Script)> {
     }
     for _ in 0..12 {
         let n = g.int(1, 3) as usize;
-        let answers: Vec<Vec<Answer>> = (0..n)
-            .map(|_| vec![*g.pick(&TRANSIENT), any_offer(g)])
-            .collect();
+        let answers: Vec<Vec<Answer>> = (0..n).map(|_| vec![transient(g), any_offer(g)]).collect();
         let mut s = gen_scenario(g, answers, 1);
         s.held = s.capacity;
         gen(&mut out, "rejected-when-full", Script::FanOut(s));
@@ -280,7 +293,7 @@ pub(super) fn scripts(g: &mut Gen) -> Vec<(&'static str, Script)> {
     for _ in 0..12 {
         let n = g.int(1, 3) as usize;
         let answers: Vec<Vec<Answer>> = (0..n)
-            .map(|_| vec![*g.pick(&TRANSIENT), *g.pick(&TRANSIENT), any_offer(g)])
+            .map(|_| vec![transient(g), transient(g), any_offer(g)])
             .collect();
         let slots = g.int(1, n as i64) as u32;
         gen(
@@ -289,12 +302,32 @@ pub(super) fn scripts(g: &mut Gen) -> Vec<(&'static str, Script)> {
             Script::FanOut(gen_scenario(g, answers, slots)),
         );
     }
+    for _ in 0..12 {
+        let n = g.int(1, 4) as usize;
+        let answers: Vec<Vec<Answer>> = (0..n)
+            .map(|_| {
+                let first = transient(g);
+                let second = if g.chance(3, 4) {
+                    transient(g)
+                } else {
+                    *g.pick(&NOT_RETRIED)
+                };
+                vec![first, second, any_offer(g)]
+            })
+            .collect();
+        let slots = n as u32;
+        gen(
+            &mut out,
+            "last-round-code",
+            Script::FanOut(gen_scenario(g, answers, slots)),
+        );
+    }
     for _ in 0..16 {
         let n = g.int(1, 3) as usize;
         let answers: Vec<Vec<Answer>> = (0..n)
             .map(|_| {
                 let first = if g.chance(1, 3) {
-                    *g.pick(&TRANSIENT)
+                    transient(g)
                 } else {
                     *g.pick(&NOT_RETRIED)
                 };
@@ -327,9 +360,7 @@ pub(super) fn scripts(g: &mut Gen) -> Vec<(&'static str, Script)> {
     }
     for _ in 0..12 {
         let n = g.int(1, 3) as usize;
-        let answers: Vec<Vec<Answer>> = (0..n)
-            .map(|_| vec![*g.pick(&TRANSIENT), any_offer(g)])
-            .collect();
+        let answers: Vec<Vec<Answer>> = (0..n).map(|_| vec![transient(g), any_offer(g)]).collect();
         let slots = g.int(1, n as i64) as u32;
         gen(
             &mut out,
@@ -340,9 +371,9 @@ pub(super) fn scripts(g: &mut Gen) -> Vec<(&'static str, Script)> {
     for _ in 0..12 {
         let n = g.int(2, 4) as usize;
         let mut answers: Vec<Vec<Answer>> = (0..n).map(|_| vec![any_offer(g)]).collect();
-        answers[0] = vec![*g.pick(&TRANSIENT), any_offer(g)];
+        answers[0] = vec![transient(g), any_offer(g)];
         if g.chance(1, 2) {
-            answers[n - 1] = vec![*g.pick(&TRANSIENT), any_offer(g)];
+            answers[n - 1] = vec![transient(g), any_offer(g)];
         }
         let slots = g.int(1, n as i64 - 1) as u32;
         gen(
@@ -365,14 +396,14 @@ pub(super) fn scripts(g: &mut Gen) -> Vec<(&'static str, Script)> {
         let mut answers: Vec<Vec<Answer>> = (0..n).map(|_| vec![any_offer(g)]).collect();
         let k = g.below(n as u64) as usize;
         answers[k] = if g.chance(1, 3) {
-            vec![*g.pick(&TRANSIENT), Answer::Panic]
+            vec![transient(g), Answer::Panic]
         } else {
             vec![Answer::Panic, any_offer(g)]
         };
         let slots = g.int(1, n as i64 - 1) as u32;
         gen(
             &mut out,
-            "panic-returns-slot",
+            "panic-escapes",
             Script::FanOut(gen_scenario(g, answers, slots)),
         );
     }
@@ -381,7 +412,7 @@ pub(super) fn scripts(g: &mut Gen) -> Vec<(&'static str, Script)> {
         let answers: Vec<Vec<Answer>> = (0..n)
             .map(|_| {
                 if g.chance(1, 2) {
-                    vec![*g.pick(&TRANSIENT), any_offer(g)]
+                    vec![transient(g), any_offer(g)]
                 } else {
                     vec![any_offer(g)]
                 }
@@ -442,6 +473,13 @@ pub(super) fn scripts(g: &mut Gen) -> Vec<(&'static str, Script)> {
         let mut s = scenario(g, &answers, slots);
         s.request.quantity = q;
         s.deadline = F64(s.start.0 + g.sixty_fourths(-8, 64 * 3));
+        if g.chance(1, 4) {
+            // The service's defaults: 0.8 s, 6 outbound slots, 8 inbound.
+            s.slots = 6;
+            s.capacity = 8;
+            s.held = g.below(8) as u32;
+            s.deadline = F64(s.start.0 + 0.8);
+        }
         if g.chance(1, 10) {
             s.held = s.capacity;
         }

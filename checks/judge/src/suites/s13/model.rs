@@ -8,8 +8,8 @@ use lab_wire::scripts::s13::{
 use lab_wire::F64;
 use std::collections::VecDeque;
 
-const PAUSE_MIN: f64 = 0.0625;
-const PAUSE_SPREAD: f64 = 0.0625;
+const PAUSE_MIN: f64 = 0.02;
+const PAUSE_SPREAD: f64 = 0.01;
 
 /// The judge's model of a correct `Gate` (a counter up to the capacity).
 pub(super) fn gate_model(s: &GateScript) -> Observed {
@@ -49,16 +49,30 @@ pub(super) fn gate_model(s: &GateScript) -> Observed {
     }
 }
 
-fn transient(a: &Answer) -> bool {
-    matches!(
-        a,
-        Answer::Status { status: 503 } | Answer::ConnectionRefused | Answer::ConnectionReset
-    )
+/// The code a transient answer leaves when it is the last round's:
+/// `HttpStatus(503)` or `TransportError`; `None` when not transient.
+fn transient(a: &Answer) -> Option<SupplierOutcome> {
+    match a {
+        Answer::Status { status: 503 } => Some(SupplierOutcome::HttpStatus { status: 503 }),
+        Answer::Connect
+        | Answer::ConnectTimeout
+        | Answer::Read
+        | Answer::ReadTimeout
+        | Answer::Write
+        | Answer::WriteTimeout
+        | Answer::RemoteProtocol
+        | Answer::PoolTimeout => Some(SupplierOutcome::TransportError),
+        _ => None,
+    }
 }
 
-/// The final outcome of an attempt's answer; `None` when transient.
-fn classify(a: &Answer, quantity: u32) -> Option<SupplierOutcome> {
-    Some(match *a {
+/// The outcome of an attempt's answer: `Err(code)` when transient (the
+/// code it leaves if no further attempt comes), else `Ok(final)`.
+fn classify(a: &Answer, quantity: u32) -> Result<SupplierOutcome, SupplierOutcome> {
+    if let Some(code) = transient(a) {
+        return Err(code);
+    }
+    Ok(match *a {
         Answer::Offer {
             in_stock: false, ..
         } => SupplierOutcome::OutOfStock,
@@ -76,14 +90,12 @@ fn classify(a: &Answer, quantity: u32) -> Option<SupplierOutcome> {
                 None => SupplierOutcome::BadData,
             }
         }
-        _ if transient(a) => return None,
         Answer::Status { status: 404 } => SupplierOutcome::NotFound,
         Answer::Status { status } => SupplierOutcome::HttpStatus { status },
         Answer::TimedOut => SupplierOutcome::TimedOut,
-        Answer::Protocol => SupplierOutcome::Protocol,
+        Answer::LocalProtocol => SupplierOutcome::Protocol,
         Answer::Decode => SupplierOutcome::Decode,
-        Answer::Panic => SupplierOutcome::Panicked,
-        Answer::ConnectionRefused | Answer::ConnectionReset => unreachable!("transient"),
+        _ => unreachable!("transient answers and panics are handled before"),
     })
 }
 
@@ -163,13 +175,19 @@ pub(super) fn fan_model(s: &FanOutScript) -> FanOutSeen {
             waiting: false,
             granted: false,
             wait_from: 0.0,
-            answer: Answer::Protocol,
+            answer: Answer::LocalProtocol,
             calls: 0,
             outcome: None,
             events: Vec::new(),
         })
         .collect();
+    // A call that panics ends the fan-out: every other task is cancelled at
+    // that instant and `fan_out` unwinds.
+    let mut panicked = false;
     loop {
+        if panicked {
+            break;
+        }
         if let Some(k) = tasks.iter().position(|t| t.runnable && !t.done) {
             // Run task k until it gives way.
             loop {
@@ -220,17 +238,26 @@ pub(super) fn fan_model(s: &FanOutScript) -> FanOutSeen {
                             }
                             None => free += 1,
                         }
+                        if tasks[k].answer == Answer::Panic {
+                            panicked = true;
+                            tasks[k].done = true;
+                            for t in tasks.iter_mut().filter(|t| !t.done) {
+                                t.events.push(Event::Cancelled { at: F64(now) });
+                                t.done = true;
+                            }
+                            break;
+                        }
                         let t = &mut tasks[k];
                         match classify(&t.answer, s.request.quantity) {
-                            Some(outcome) => {
+                            Ok(outcome) => {
                                 t.outcome = Some(outcome);
                                 t.done = true;
                             }
-                            None if t.second => {
-                                t.outcome = Some(SupplierOutcome::Unavailable);
+                            Err(last) if t.second => {
+                                t.outcome = Some(last);
                                 t.done = true;
                             }
-                            None => {
+                            Err(_) => {
                                 let supplier = &s.suppliers[k];
                                 let f = supplier.fractions.first().map_or(0.0, |f| f.0);
                                 let pause = PAUSE_MIN + PAUSE_SPREAD * f;
@@ -317,7 +344,11 @@ pub(super) fn fan_model(s: &FanOutScript) -> FanOutSeen {
     reports.sort_by(|a, b| rank(a).cmp(&rank(b)));
     FanOutSeen {
         names,
-        result: Outcome::Ok { reports },
+        result: if panicked {
+            Outcome::Panicked
+        } else {
+            Outcome::Ok { reports }
+        },
         in_use_at_run_all: Some(s.held + 1),
         in_use_after: s.held,
         run_all_calls: 1,

@@ -61,8 +61,10 @@ fn table_gate_answer(op: &GateOp, t: &str, case: &Value) -> GateAnswer {
     }
 }
 
-/// `503`, `offer U*Q+S`, `offer-out U*Q+S`, `refused`, `reset`,
-/// `timed-out`, `protocol`, `decode`, `panic`.
+/// `503`, `offer U*Q+S`, `offer-out U*Q+S`, `connect`,
+/// `connect-timeout`, `read`, `read-timeout`, `write`, `write-timeout`,
+/// `remote-protocol`, `pool-timeout`, `local-protocol`, `decode`,
+/// `timed-out`, `panic`.
 fn table_answer(t: &str, case: &Value) -> Answer {
     let (kind, rest) = t.split_once(' ').unwrap_or((t, ""));
     let offer = |in_stock| {
@@ -82,11 +84,17 @@ fn table_answer(t: &str, case: &Value) -> Answer {
     match kind {
         "offer" => offer(true),
         "offer-out" => offer(false),
-        "refused" => Answer::ConnectionRefused,
-        "reset" => Answer::ConnectionReset,
-        "timed-out" => Answer::TimedOut,
-        "protocol" => Answer::Protocol,
+        "connect" => Answer::Connect,
+        "connect-timeout" => Answer::ConnectTimeout,
+        "read" => Answer::Read,
+        "read-timeout" => Answer::ReadTimeout,
+        "write" => Answer::Write,
+        "write-timeout" => Answer::WriteTimeout,
+        "remote-protocol" => Answer::RemoteProtocol,
+        "pool-timeout" => Answer::PoolTimeout,
+        "local-protocol" => Answer::LocalProtocol,
         "decode" => Answer::Decode,
+        "timed-out" => Answer::TimedOut,
         "panic" => Answer::Panic,
         status => Answer::Status {
             status: int(status, case),
@@ -94,8 +102,8 @@ fn table_answer(t: &str, case: &Value) -> Answer {
     }
 }
 
-/// `quote N`, `out-of-stock`, `not-found`, `http N`, `unavailable`,
-/// `bad-data`, `protocol`, `decode`, `panicked`, `timed-out`.
+/// `quote N`, `out-of-stock`, `not-found`, `http N`, `transport-error`,
+/// `bad-data`, `protocol`, `decode`, `timed-out`.
 fn table_outcome(t: &str, case: &Value) -> SupplierOutcome {
     let (kind, rest) = t.split_once(' ').unwrap_or((t, ""));
     match kind {
@@ -107,11 +115,10 @@ fn table_outcome(t: &str, case: &Value) -> SupplierOutcome {
         "http" => SupplierOutcome::HttpStatus {
             status: int(rest, case),
         },
-        "unavailable" => SupplierOutcome::Unavailable,
+        "transport-error" => SupplierOutcome::TransportError,
         "bad-data" => SupplierOutcome::BadData,
         "protocol" => SupplierOutcome::Protocol,
         "decode" => SupplierOutcome::Decode,
-        "panicked" => SupplierOutcome::Panicked,
         "timed-out" => SupplierOutcome::TimedOut,
         _ => bad(&format!("unknown outcome {t:?}"), case),
     }
@@ -145,8 +152,8 @@ fn from_table_gate(case: &Value) -> (Script, Observed) {
     )
 }
 
-/// A table timeline entry: `T call TIMEOUT`, `T pause S` or
-/// `wait FROM-T got|none`. A call's return time and answer are the world's
+/// A table timeline entry: `T call TIMEOUT`, `T pause S`,
+/// `wait FROM-T got|none` or `T cancelled`. A call's return time and answer are the world's
 /// (its script, its timeout), filled in here in order.
 fn table_event(
     t: &str,
@@ -176,6 +183,9 @@ fn table_event(
                 answer,
             }
         }
+        [at, "cancelled"] => Event::Cancelled {
+            at: F64(num(at, case)),
+        },
         [at, "pause", seconds] => Event::Pause {
             at: F64(num(at, case)),
             seconds: F64(num(seconds, case)),
@@ -268,15 +278,19 @@ fn from_table_fan(case: &Value) -> (Script, Observed) {
         Value::String(x) if x == "invalid-argument" => none(Outcome::InvalidArgument),
         Value::String(x) if x == "rejected" => none(Outcome::Rejected),
         Value::Object(_) => {
-            let reports = e["reports"]
-                .as_array()
-                .unwrap_or_else(|| bad("reports must be a list", case))
-                .iter()
-                .map(|pair| Report {
-                    supplier: pair[0].as_str().unwrap_or_default().into(),
-                    outcome: table_outcome(pair[1].as_str().unwrap_or_default(), case),
-                })
-                .collect();
+            let reports = match &e["reports"] {
+                Value::String(x) if x == "panicked" => None,
+                r => Some(
+                    r.as_array()
+                        .unwrap_or_else(|| bad("reports must be a list or \"panicked\"", case))
+                        .iter()
+                        .map(|pair| Report {
+                            supplier: pair[0].as_str().unwrap_or_default().into(),
+                            outcome: table_outcome(pair[1].as_str().unwrap_or_default(), case),
+                        })
+                        .collect(),
+                ),
+            };
             let timelines = s
                 .suppliers
                 .iter()
@@ -302,7 +316,7 @@ fn from_table_fan(case: &Value) -> (Script, Observed) {
                 .collect();
             FanOutSeen {
                 names: s.suppliers.iter().map(|x| x.name.clone()).collect(),
-                result: Outcome::Ok { reports },
+                result: reports.map_or(Outcome::Panicked, |reports| Outcome::Ok { reports }),
                 in_use_at_run_all: Some(s.held + 1),
                 in_use_after: s.held,
                 run_all_calls: 1,

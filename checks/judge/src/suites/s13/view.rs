@@ -54,7 +54,14 @@ fn same_event(e: &Event, g: &Event) -> bool {
                 got: got2,
             },
         ) => from.0 == from2.0 && at.0 == at2.0 && got == got2,
-        (Event::Call { .. } | Event::Pause { .. } | Event::SlotWait { .. }, _) => false,
+        (Event::Cancelled { at }, Event::Cancelled { at: at2 }) => at.0 == at2.0,
+        (
+            Event::Call { .. }
+            | Event::Pause { .. }
+            | Event::SlotWait { .. }
+            | Event::Cancelled { .. },
+            _,
+        ) => false,
     }
 }
 
@@ -102,12 +109,8 @@ fn answer_rust(a: &Answer) -> String {
             "ScriptedAnswer::Reply(Reply::Offer(Offer {{ unit_cents: {unit_cents}, quantity: {quantity}, shipping_cents: {shipping_cents}, in_stock: {in_stock} }}))"
         ),
         Answer::Status { status } => format!("ScriptedAnswer::Reply(Reply::Status({status}))"),
-        Answer::ConnectionRefused => "ScriptedAnswer::Fail(CallError::ConnectionRefused)".into(),
-        Answer::ConnectionReset => "ScriptedAnswer::Fail(CallError::ConnectionReset)".into(),
-        Answer::TimedOut => "ScriptedAnswer::Fail(CallError::TimedOut)".into(),
-        Answer::Protocol => "ScriptedAnswer::Fail(CallError::Protocol)".into(),
-        Answer::Decode => "ScriptedAnswer::Fail(CallError::Decode)".into(),
         Answer::Panic => "ScriptedAnswer::Panic".into(),
+        other => format!("ScriptedAnswer::Fail(CallError::{})", answer_short(other)),
     }
 }
 
@@ -124,12 +127,8 @@ fn answer_short(a: &Answer) -> String {
             if *in_stock { "" } else { " out of stock" }
         ),
         Answer::Status { status } => status.to_string(),
-        Answer::ConnectionRefused => "ConnectionRefused".into(),
-        Answer::ConnectionReset => "ConnectionReset".into(),
-        Answer::TimedOut => "TimedOut".into(),
-        Answer::Protocol => "Protocol".into(),
-        Answer::Decode => "Decode".into(),
         Answer::Panic => "panic".into(),
+        other => format!("{other:?}"),
     }
 }
 
@@ -247,6 +246,7 @@ fn event_text(e: &Event) -> String {
             "13.event.pause",
             &[("at", &float(at.0)), ("seconds", &float(seconds.0))],
         ),
+        Event::Cancelled { at } => tr("13.event.cancelled", &[("at", &float(at.0))]),
         Event::SlotWait { from, at, got } => tr(
             if *got {
                 "13.event.wait-got"
@@ -292,6 +292,7 @@ fn show_observed(o: &Observed) -> String {
             let mut lines = vec![match &f.result {
                 Outcome::InvalidArgument => "Err(FanOutError::InvalidArgument)".to_string(),
                 Outcome::Rejected => "Err(FanOutError::Rejected)".to_string(),
+                Outcome::Panicked => t("13.panicked"),
                 Outcome::Ok { reports } => {
                     let items: Vec<String> = reports
                         .iter()
