@@ -15,13 +15,14 @@ use std::time::Instant;
 /// The runner's own exit status when the kit, not the learner, is at fault.
 const RUNNER_ERROR: i32 = 70;
 
-/// Whether a runner's stderr opens with its own signature: its name (either
-/// runner's) and the run's secret token. Only the runner knows the token,
-/// so learner code cannot pass a crash off as a fault of the kit.
+/// Whether a runner's stderr opens with its signature, `NAME TOKEN:`
+/// (`lab_harness::serve` writes it with the runner's own name). The token is
+/// the run's secret, which only the runner read, so learner code cannot pass
+/// a crash off as a fault of the kit; the name is not what is checked.
 fn signed_by_runner(stderr: &str, token: &str) -> bool {
-    ["lab-runner", "lab-runner-advanced"]
-        .iter()
-        .any(|name| stderr.starts_with(&format!("{name} {token}:")))
+    stderr
+        .split_once(' ')
+        .is_some_and(|(name, rest)| !name.is_empty() && rest.starts_with(&format!("{token}:")))
 }
 
 /// What happened to one case, before judging.
@@ -425,6 +426,7 @@ mod tests {
         assert!(!signed_by_runner("lab-runner guess: bad header", "t0k"));
         assert!(!signed_by_runner("lab-runner-advanced : bad case", "t0k"));
         assert!(!signed_by_runner("thread 'main' panicked", "t0k"));
+        assert!(!signed_by_runner(" t0k: no name", "t0k"));
     }
 
     #[test]
