@@ -15,7 +15,7 @@ pub const ALTERNATIVES_PER_STEP: usize = 2;
 
 /// The folders whose files are named after a step (`NN.md`, `NN-…`), with
 /// the track whose steps they hold (`None`: any step).
-const PER_STEP: [(&str, Option<Track>); 7] = [
+const PER_STEP: [(&str, Option<Track>); 9] = [
     ("fixtures/cases", None),
     ("fixtures/i18n/en", None),
     ("fixtures/i18n/zh", None),
@@ -23,6 +23,8 @@ const PER_STEP: [(&str, Option<Track>); 7] = [
     ("fixtures/steps/zh", None),
     ("fixtures/mutants", Some(Track::Core)),
     ("fixtures/mutants/advanced", Some(Track::Advanced)),
+    ("fixtures/alternatives/advanced", Some(Track::Advanced)),
+    ("checks", None),
 ];
 
 /// The step a per-step file is named after: its first two characters when
@@ -94,15 +96,8 @@ pub fn problems(root: &Path) -> Vec<String> {
             .iter()
             .any(|e| e.id == step && track.is_none_or(|t| t == e.track))
     };
-    let mut folders: Vec<(String, Option<Track>)> =
-        PER_STEP.iter().map(|(d, t)| (d.to_string(), *t)).collect();
-    folders.push((
-        "fixtures/alternatives/advanced".into(),
-        Some(Track::Advanced),
-    ));
-    folders.push(("checks".into(), None));
-    for (dir, track) in folders {
-        for name in names(&root.join(&dir)) {
+    for (dir, track) in PER_STEP {
+        for name in names(&root.join(dir)) {
             if let Some(step) = step_of(&name) {
                 if !registered(step, track) {
                     out.push(format!("{dir}/{name} belongs to no registered step"));

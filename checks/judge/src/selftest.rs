@@ -101,8 +101,8 @@ fn subjects(root: &Path, args: &SelftestArgs, seed: u64) -> Vec<Subject> {
         .map(|i| seed.wrapping_add(i))
         .collect();
     let few = vec![seed, seed.wrapping_add(1), seed.wrapping_add(2)];
-    let core = core_steps();
-    let advanced = advanced_steps();
+    let core = crate::suites::core_ids();
+    let advanced = crate::suites::advanced_ids();
     let every: Vec<&'static str> = core.iter().chain(&advanced).copied().collect();
     let reference = root.join("solutions/src/lib.rs");
     let mut out = vec![
@@ -188,14 +188,6 @@ fn failed_clauses(results: &[StepResult]) -> Vec<String> {
                 .map(|(c, _)| c.key.clone())
         })
         .collect()
-}
-
-fn core_steps() -> Vec<&'static str> {
-    crate::suites::core_ids()
-}
-
-fn advanced_steps() -> Vec<&'static str> {
-    crate::suites::advanced_ids()
 }
 
 /// A subject's files, read (a mutant or alternative spliced into the
@@ -568,7 +560,7 @@ mod tests {
                 .lines()
                 .filter_map(crate::sections::section_mark)
                 .collect();
-            assert_eq!(marks, advanced_steps(), "{file}");
+            assert_eq!(marks, crate::suites::advanced_ids(), "{file}");
         }
     }
 

@@ -169,10 +169,12 @@ steps! {
 /// The registered step `id`; an id that is not registered is a kit bug
 /// (every id comes from [`parse_step`] or the registry itself).
 pub fn entry(id: &str) -> &'static Entry {
-    REGISTRY
-        .iter()
-        .find(|e| e.id == id)
-        .unwrap_or_else(|| panic!("step {id} is not registered"))
+    find(id).unwrap_or_else(|| panic!("step {id} is not registered"))
+}
+
+/// The registered step `id`, if there is one.
+fn find(id: &str) -> Option<&'static Entry> {
+    REGISTRY.iter().find(|e| e.id == id)
 }
 
 /// The code of step `id`.
@@ -250,9 +252,7 @@ pub fn words(lang: usize) -> Vec<&'static str> {
 }
 
 pub fn is_advanced(step: &str) -> bool {
-    REGISTRY
-        .iter()
-        .any(|e| e.id == step && e.track == Track::Advanced)
+    find(step).is_some_and(|e| e.track == Track::Advanced)
 }
 
 /// Every step, core then advanced.
@@ -262,10 +262,7 @@ pub fn all_steps() -> impl Iterator<Item = (&'static str, &'static str)> {
 
 /// The learner items a step checks, as shown in trial names.
 pub fn function_of(step: &str) -> &'static str {
-    REGISTRY
-        .iter()
-        .find(|e| e.id == step)
-        .map_or("?", |e| e.items)
+    find(step).map_or("?", |e| e.items)
 }
 
 /// The learner's file a step lives in.
