@@ -91,7 +91,7 @@ fn main_file(lang: Lang) -> &'static str {
 /// the catalog needs to know no step).
 pub fn select(lang: Lang, parts: &[&str]) {
     let _ = ACTIVE_LANG.set(lang);
-    let _ = ACTIVE.set(parse(main_file(lang), parts));
+    let _ = ACTIVE.set(whole(lang, parts));
 }
 
 /// A language's whole catalog, for checks of its keys.
