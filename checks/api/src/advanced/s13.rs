@@ -99,6 +99,14 @@ pub enum FanOutError {
     Rejected,
 }
 
+/// What the HTTP entry answers for one quote request.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HttpReply {
+    pub status: u16,
+    /// The `Retry-After` field in seconds, when there is one.
+    pub retry_after: Option<u32>,
+}
+
 /// Most attempts per supplier, the first included.
 pub const ATTEMPTS_PER_SUPPLIER: u32 = 2;
 /// Shortest pause before a second attempt, in seconds (20 ms).
