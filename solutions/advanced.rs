@@ -484,7 +484,7 @@ pub fn sleep_at_least(
     }
 }
 
-// ===== step 13: Gate, fan_out =====
+// ===== step 13: Gate, fan_out, to_http =====
 
 /// Step 13a. The inbound admission limit: at most `capacity` passes alive.
 pub struct Gate {
@@ -657,4 +657,19 @@ fn total(offer: &Offer, request: &QuoteRequest) -> Option<u64> {
     let shipping = u64::try_from(offer.shipping_cents).ok()?;
     unit.checked_mul(u64::from(offer.quantity))?
         .checked_add(shipping)
+}
+
+/// Step 13c. What the HTTP entry answers for one `fan_out` result: a full
+/// inbound gate is 503 with `Retry-After: 1`; an answered request is 200,
+/// whatever its suppliers said; an invalid request is 422.
+pub fn to_http(result: &Result<Vec<SupplierReport>, FanOutError>) -> HttpReply {
+    let (status, retry_after) = match result {
+        Ok(_) => (200, None),
+        Err(FanOutError::Rejected) => (503, Some(1)),
+        Err(FanOutError::InvalidArgument) => (422, None),
+    };
+    HttpReply {
+        status,
+        retry_after,
+    }
 }

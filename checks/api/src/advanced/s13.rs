@@ -93,10 +93,22 @@ pub struct SupplierReport {
     pub outcome: SupplierOutcome,
 }
 
+/// Why `fan_out` gave no reports.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum FanOutError {
+    /// The request or the suppliers did not validate (HTTP 422).
     InvalidArgument,
+    /// The inbound gate was full: the service is busy (HTTP 503 with
+    /// `Retry-After: 1`).
     Rejected,
+}
+
+/// What the HTTP entry answers for one quote request.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HttpReply {
+    pub status: u16,
+    /// The `Retry-After` field in seconds, when there is one.
+    pub retry_after: Option<u32>,
 }
 
 /// Most attempts per supplier, the first included.

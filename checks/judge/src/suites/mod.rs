@@ -163,7 +163,7 @@ steps! {
     ("10", "parse_retry_after", Advanced, s10),
     ("11", "admit, execute_admitted", Advanced, s11),
     ("12", "sleep_at_least", Advanced, s12),
-    ("13", "Gate, fan_out", Advanced, s13),
+    ("13", "Gate, fan_out, to_http", Advanced, s13),
 }
 
 /// The registered step `id`; an id that is not registered is a kit bug

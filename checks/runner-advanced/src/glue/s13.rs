@@ -1,14 +1,15 @@
 //! Step 13: plays a `Gate` script, or one `fan_out` in a scripted `Env`
-//! behind an inbound gate that the runner partly fills first.
+//! behind an inbound gate that the runner partly fills first, or one
+//! `to_http` call.
 
-use crate::advanced::{fan_out, Gate};
+use crate::advanced::{fan_out, to_http, Gate};
 use lab_api::advanced::{
     CallError, Env, Offer, QuoteRequest, Reply, ScriptedAnswer, ScriptedPanic, ScriptedSupplier,
     TaskCancelled, WorldEvent, WorldRecord, WorldRule, WorldStopped,
 };
 use lab_wire::scripts::s13::{
-    Answer, Breach, Event, FanOutScript, FanOutSeen, GateAnswer, GateOp, GateScript, Observed,
-    Outcome, Report, Script, SupplierOutcome,
+    Answer, Breach, Event, FanOutScript, FanOutSeen, GateAnswer, GateOp, GateScript, Given,
+    HttpScript, Observed, Outcome, Report, Script, SupplierOutcome,
 };
 use lab_wire::F64;
 use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
@@ -20,6 +21,7 @@ pub fn play(input: serde_json::Value) -> Result<serde_json::Value, String> {
     let observed = match script {
         Script::Gate(g) => gate(&g)?,
         Script::FanOut(f) => Observed::FanOut(fan(&f)),
+        Script::Http(h) => http(&h),
     };
     serde_json::to_value(observed).map_err(|e| e.to_string())
 }
@@ -316,5 +318,40 @@ fn fan(script: &FanOutScript) -> FanOutSeen {
                 at: F64(b.at),
             })
             .collect(),
+    }
+}
+
+fn outcome_back(o: SupplierOutcome) -> lab_api::advanced::SupplierOutcome {
+    use lab_api::advanced::SupplierOutcome as S;
+    match o {
+        SupplierOutcome::Quote { total_cents } => S::Quote { total_cents },
+        SupplierOutcome::OutOfStock => S::OutOfStock,
+        SupplierOutcome::NotFound => S::NotFound,
+        SupplierOutcome::HttpStatus { status } => S::HttpStatus(status),
+        SupplierOutcome::TransportError => S::TransportError,
+        SupplierOutcome::BadData => S::BadData,
+        SupplierOutcome::Protocol => S::Protocol,
+        SupplierOutcome::Decode => S::Decode,
+        SupplierOutcome::TimedOut => S::TimedOut,
+    }
+}
+
+fn http(script: &HttpScript) -> Observed {
+    use lab_api::advanced::{FanOutError, SupplierReport};
+    let result = match &script.given {
+        Given::Ok { reports } => Ok(reports
+            .iter()
+            .map(|r| SupplierReport {
+                supplier: r.supplier.clone(),
+                outcome: outcome_back(r.outcome),
+            })
+            .collect()),
+        Given::InvalidArgument => Err(FanOutError::InvalidArgument),
+        Given::Rejected => Err(FanOutError::Rejected),
+    };
+    let reply = to_http(&result);
+    Observed::Http {
+        status: reply.status,
+        retry_after: reply.retry_after,
     }
 }

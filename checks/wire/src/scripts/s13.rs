@@ -1,6 +1,7 @@
-//! Step 13: a script is either a `Gate` script (ops on one gate, in order)
-//! or a fan-out scenario (a scripted `Env`, an inbound gate partly filled
-//! beforehand, one `fan_out` call).
+//! Step 13: a script is a `Gate` script (ops on one gate, in order), a
+//! fan-out scenario (a scripted `Env`, an inbound gate partly filled
+//! beforehand, one `fan_out` call), or an HTTP mapping (one `to_http` call
+//! on a given `fan_out` result).
 
 use crate::F64;
 use serde::{Deserialize, Serialize};
@@ -10,6 +11,22 @@ use serde::{Deserialize, Serialize};
 pub enum Script {
     Gate(GateScript),
     FanOut(FanOutScript),
+    Http(HttpScript),
+}
+
+/// One `to_http(&result)` call.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct HttpScript {
+    pub given: Given,
+}
+
+/// A `fan_out` result handed to `to_http`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "result", rename_all = "kebab-case")]
+pub enum Given {
+    Ok { reports: Vec<Report> },
+    InvalidArgument,
+    Rejected,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -136,6 +153,11 @@ pub enum Observed {
         answers: Option<Vec<GateAnswer>>,
     },
     FanOut(FanOutSeen),
+    /// What `to_http` answered.
+    Http {
+        status: u16,
+        retry_after: Option<u32>,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -1,9 +1,10 @@
-//! Step 13's model: the obvious counter for `Gate`, and the judge's own
-//! single-threaded simulation of a correct `fan_out` in the baton world.
+//! Step 13's model: the obvious counter for `Gate`, the judge's own
+//! single-threaded simulation of a correct `fan_out` in the baton world,
+//! and the HTTP entry's three answers for `to_http`.
 
 use lab_wire::scripts::s13::{
-    Answer, Event, FanOutScript, FanOutSeen, GateAnswer, GateOp, GateScript, Observed, Outcome,
-    Report, Script, SupplierOutcome,
+    Answer, Event, FanOutScript, FanOutSeen, GateAnswer, GateOp, GateScript, Given, HttpScript,
+    Observed, Outcome, Report, Script, SupplierOutcome,
 };
 use lab_wire::F64;
 use std::collections::VecDeque;
@@ -365,10 +366,25 @@ fn rank(r: &Report) -> (bool, u64, &str) {
     }
 }
 
+/// The HTTP entry: a full inbound gate is 503 with `Retry-After: 1`; an
+/// answered request is 200 whatever its reports say; an invalid one 422.
+pub(super) fn http_model(s: &HttpScript) -> Observed {
+    let (status, retry_after) = match s.given {
+        Given::Rejected => (503, Some(1)),
+        Given::Ok { .. } => (200, None),
+        Given::InvalidArgument => (422, None),
+    };
+    Observed::Http {
+        status,
+        retry_after,
+    }
+}
+
 pub(super) fn model(s: &Script) -> Observed {
     match s {
         Script::Gate(g) => gate_model(g),
         Script::FanOut(f) => Observed::FanOut(fan_model(f)),
+        Script::Http(h) => http_model(h),
     }
 }
 

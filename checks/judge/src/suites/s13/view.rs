@@ -5,7 +5,8 @@ use crate::catalog::{t, tr};
 use crate::show::float;
 use crate::suites::Observable;
 use lab_wire::scripts::s13::{
-    Answer, Event, FanOutSeen, GateAnswer, GateOp, Observed, Outcome, Script, SupplierOutcome,
+    Answer, Event, FanOutSeen, GateAnswer, GateOp, Given, Observed, Outcome, Script,
+    SupplierOutcome,
 };
 use serde_json::Value;
 
@@ -89,7 +90,17 @@ impl Observable for Observed {
         match (self, got) {
             (Observed::Gate { answers: a }, Observed::Gate { answers: b }) => a == b,
             (Observed::FanOut(a), Observed::FanOut(b)) => same_fan(a, b),
-            (Observed::Gate { .. } | Observed::FanOut(_), _) => false,
+            (
+                Observed::Http {
+                    status,
+                    retry_after,
+                },
+                Observed::Http {
+                    status: status2,
+                    retry_after: retry_after2,
+                },
+            ) => status == status2 && retry_after == retry_after2,
+            (Observed::Gate { .. } | Observed::FanOut(_) | Observed::Http { .. }, _) => false,
         }
     }
 
@@ -155,6 +166,30 @@ pub(super) fn show_input(input: &Value) -> String {
         return input.to_string();
     };
     match script {
+        Script::Http(h) => {
+            let given = match &h.given {
+                Given::Rejected => "Err(FanOutError::Rejected)".to_string(),
+                Given::InvalidArgument => "Err(FanOutError::InvalidArgument)".to_string(),
+                Given::Ok { reports } => {
+                    let items: Vec<String> = reports
+                        .iter()
+                        .map(|r| {
+                            format!(
+                                "SupplierReport {{ supplier: {:?}.into(), outcome: SupplierOutcome::{} }}",
+                                r.supplier,
+                                outcome_rust(&r.outcome)
+                            )
+                        })
+                        .collect();
+                    if items.is_empty() {
+                        "Ok(vec![])".to_string()
+                    } else {
+                        format!("Ok(vec![\n    {},\n])", items.join(",\n    "))
+                    }
+                }
+            };
+            format!("to_http(&{given})")
+        }
         Script::Gate(s) => {
             let mut lines = vec![format!("let gate = Gate::new({})?;", s.capacity)];
             let mut acquires = 0;
@@ -261,6 +296,10 @@ fn event_text(e: &Event) -> String {
 /// The result, then a timeline per supplier, then anything odd.
 fn show_observed(o: &Observed) -> String {
     match o {
+        Observed::Http {
+            status,
+            retry_after,
+        } => format!("HttpReply {{ status: {status}, retry_after: {retry_after:?} }}"),
         Observed::Gate { answers: None } => "Gate::new → Err(InvalidArgument)".into(),
         Observed::Gate {
             answers: Some(answers),
