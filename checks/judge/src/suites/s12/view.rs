@@ -105,6 +105,7 @@ pub fn show_input(input: &Value) -> String {
 fn guarded_input(g: &Guarded) -> String {
     let mut lines = scenario(&g.read);
     let call = lines.pop().unwrap_or_default();
+    let policy = lines.pop().unwrap_or_default();
     lines[0] = format!(
         "// {}",
         tr("12.show.clock", &[("start", &float(g.read.start.0))])
@@ -127,11 +128,9 @@ fn guarded_input(g: &Guarded) -> String {
         }
     }
     if let Some(n) = g.sleeper_panics {
-        lines.push(format!(
-            "// {}",
-            tr("12.show.panics", &[("n", &n)])
-        ));
+        lines.push(format!("// {}", tr("12.show.panics", &[("n", &n)])));
     }
+    lines.push(policy);
     lines.push(call.replacen("execute_admitted(", "guarded_read(", 1));
     lines.join("\n")
 }
