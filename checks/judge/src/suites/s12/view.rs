@@ -205,4 +205,34 @@ mod tests {
         assert!(input.contains("1st sleep: clock.advance(0.25)"), "{input}");
         assert!(input.contains("sleep_at_least(1.0, 20.0,"), "{input}");
     }
+
+    #[test]
+    fn a_guarded_run_reads_as_step_11_with_the_guard_named() {
+        use lab_wire::scripts::s11::{Ending as End, Event, Reason};
+        let seen = GuardedSeen {
+            events: vec![Event::Send {
+                method: "GET".into(),
+                timeout: F64(10.0),
+                at: F64(0.0),
+            }],
+            ending: End::Stopped {
+                reason: Reason::Guard {
+                    fault: Ending::ClockWentBackwards,
+                },
+                last: None,
+            },
+        };
+        let text = seen.show();
+        assert!(
+            text.contains("Stop::Guard(SleepFault::ClockWentBackwards)"),
+            "{text}"
+        );
+        let panicked = GuardedSeen {
+            events: Vec::new(),
+            ending: End::Panicked,
+        };
+        assert!(!panicked.same(&seen));
+        // The words come from the catalog (not selected in unit tests).
+        assert!(panicked.show().contains("12.show.panicked"));
+    }
 }
