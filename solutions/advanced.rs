@@ -418,7 +418,7 @@ pub fn execute_admitted(
     }
 }
 
-// ===== step 12: sleep_at_least =====
+// ===== step 12: sleep_at_least, guarded_read =====
 
 /// Step 12. Sleeps until the clock reaches a target fixed once, at the first
 /// reading (`t0 + wait`), and returns `Ok(())` only from a reading at or past
@@ -482,6 +482,123 @@ pub fn sleep_at_least(
         previous = Some(now);
         now = clock.now();
     }
+}
+
+/// Step 12b. `execute_admitted`, guarded: every clock reading of the read
+/// goes through one checked clock (finite, never below the one before), and
+/// every admitted wait is a `sleep_at_least`. The first fault ends the read
+/// with `Stop::Guard(fault)` (`Stop::Cancelled` for a cancelled wait) and
+/// `last: None`; nothing is sent after it.
+///
+/// Built as a composition: the executor itself is unchanged; it runs on a
+/// checked clock and a not-before sleeper that record the first fault. After
+/// a fault the clock reads `+inf`, so the executor stops before any further
+/// send and closes what it holds; its reason is then replaced by the fault.
+pub fn guarded_read(
+    method: &str,
+    deadline: f64,
+    policy: Policy,
+    transport: &mut dyn Transport,
+    clock: &dyn Clock,
+    sleeper: &mut dyn Sleeper,
+    cancel: &dyn Cancel,
+) -> Result<Finish, InvalidArgument> {
+    use std::sync::Mutex;
+
+    /// The last good reading and the first fault of the whole read.
+    #[derive(Default)]
+    struct Guard {
+        last: Option<f64>,
+        fault: Option<SleepFault>,
+    }
+
+    struct CheckedClock<'a> {
+        inner: &'a dyn Clock,
+        guard: Mutex<Guard>,
+    }
+
+    impl CheckedClock<'_> {
+        fn fail(&self, fault: SleepFault) {
+            let mut g = self.guard.lock().unwrap_or_else(|e| e.into_inner());
+            g.fault.get_or_insert(fault);
+        }
+
+        fn fault(&self) -> Option<SleepFault> {
+            self.guard.lock().unwrap_or_else(|e| e.into_inner()).fault
+        }
+    }
+
+    impl Clock for CheckedClock<'_> {
+        fn now(&self) -> f64 {
+            if self.fault().is_some() {
+                return f64::INFINITY;
+            }
+            let now = self.inner.now();
+            let mut g = self.guard.lock().unwrap_or_else(|e| e.into_inner());
+            let fault = if !now.is_finite() {
+                Some(SleepFault::NonFiniteReading)
+            } else if g.last.is_some_and(|last| now < last) {
+                Some(SleepFault::ClockWentBackwards)
+            } else {
+                None
+            };
+            match fault {
+                Some(f) => {
+                    g.fault = Some(f);
+                    f64::INFINITY
+                }
+                None => {
+                    g.last = Some(now);
+                    now
+                }
+            }
+        }
+    }
+
+    struct NotBefore<'a, 's> {
+        deadline: f64,
+        clock: &'a CheckedClock<'a>,
+        sleeper: &'a mut (dyn Sleeper + 's),
+        cancel: &'a dyn Cancel,
+    }
+
+    impl Sleeper for NotBefore<'_, '_> {
+        fn sleep(&mut self, wait: f64) {
+            if self.clock.fault().is_some() {
+                return;
+            }
+            let slept = sleep_at_least(wait, self.deadline, self.clock, self.sleeper, self.cancel);
+            if let Err(fault) = slept {
+                self.clock.fail(fault);
+            }
+        }
+    }
+
+    let checked = CheckedClock {
+        inner: clock,
+        guard: Mutex::new(Guard::default()),
+    };
+    let mut waits = NotBefore {
+        deadline,
+        clock: &checked,
+        sleeper,
+        cancel,
+    };
+    let finish = execute_admitted(
+        method, deadline, policy, transport, &checked, &mut waits, cancel,
+    )?;
+    Ok(match checked.fault() {
+        None => finish,
+        Some(fault) => {
+            // The executor stopped at the +inf reading: it holds nothing.
+            drop(finish);
+            let reason = match fault {
+                SleepFault::Cancelled => Stop::Cancelled,
+                other => Stop::Guard(other),
+            };
+            Finish::Stopped { reason, last: None }
+        }
+    })
 }
 
 // ===== step 13: Gate, fan_out, to_http =====

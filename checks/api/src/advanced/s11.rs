@@ -1,5 +1,7 @@
 //! Step 11: admission with a reserve, and the executor built on it.
 
+use super::s12::SleepFault;
+
 /// Why a call stops without an answer to hand back.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Stop {
@@ -12,6 +14,9 @@ pub enum Stop {
     Cancelled,
     /// Only from `execute_admitted`.
     DeadlineReached,
+    /// Only from `guarded_read`: the guard ended the read (a clock reading
+    /// that is not finite or went backwards, or a not-before wait that failed).
+    Guard(SleepFault),
 }
 
 /// The decision after one response.

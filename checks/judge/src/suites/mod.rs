@@ -162,7 +162,7 @@ steps! {
     ("09", "Deadline", Advanced, s09),
     ("10", "parse_retry_after", Advanced, s10),
     ("11", "admit, execute_admitted", Advanced, s11),
-    ("12", "sleep_at_least", Advanced, s12),
+    ("12", "sleep_at_least, guarded_read", Advanced, s12),
     ("13", "Gate, fan_out, to_http", Advanced, s13),
 }
 

@@ -31,7 +31,7 @@ pub fn play(input: serde_json::Value) -> Result<serde_json::Value, String> {
     serde_json::to_value(observed).map_err(|e| e.to_string())
 }
 
-fn reason(stop: Stop) -> Reason {
+pub(super) fn reason(stop: Stop) -> Reason {
     match stop {
         Stop::StatusNotAllowed => Reason::StatusNotAllowed,
         Stop::MethodNotAllowed => Reason::MethodNotAllowed,
@@ -40,6 +40,9 @@ fn reason(stop: Stop) -> Reason {
         Stop::InsufficientBudget => Reason::InsufficientBudget,
         Stop::Cancelled => Reason::Cancelled,
         Stop::DeadlineReached => Reason::DeadlineReached,
+        Stop::Guard(fault) => Reason::Guard {
+            fault: super::s12::ending(Err(fault)),
+        },
     }
 }
 

@@ -1,11 +1,15 @@
-//! Step 12: plays one `sleep_at_least` call in virtual time. The clock moves
-//! only inside the sleeper, by the script's rule for that sleep; the cancel
-//! flag turns on once the script's number of sleeps have returned.
+//! Step 12: plays one `sleep_at_least` call in virtual time (the clock
+//! moves only inside the sleeper, by the script's rule for that sleep; the
+//! cancel flag turns on once the script's number of sleeps have returned),
+//! or one `guarded_read` call in step 11's world whose sleeper moves the
+//! clock by the script's wakes (see [`guarded`]).
+
+mod guarded;
 
 use crate::advanced::sleep_at_least;
 use lab_api::advanced::{Cancel, Clock, SleepFault, Sleeper};
 use lab_harness::Runaway;
-use lab_wire::scripts::s12::{Ending, Observed, Script, Slept};
+use lab_wire::scripts::s12::{Ending, Observed, Script, SleepScript, SleepSeen, Slept};
 use lab_wire::F64;
 use std::cell::{Cell, RefCell};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -54,7 +58,7 @@ impl Cancel for Flag {
 }
 
 struct ScriptSleeper<'w> {
-    script: &'w Script,
+    script: &'w SleepScript,
     clock: &'w ScriptClock,
     flag: &'w Flag,
     calls: u32,
@@ -90,7 +94,7 @@ impl Sleeper for ScriptSleeper<'_> {
     }
 }
 
-fn ending(r: Result<(), SleepFault>) -> Ending {
+pub(super) fn ending(r: Result<(), SleepFault>) -> Ending {
     match r {
         Ok(()) => Ending::Ok,
         Err(SleepFault::InvalidArgument) => Ending::InvalidArgument,
@@ -106,6 +110,14 @@ fn ending(r: Result<(), SleepFault>) -> Ending {
 
 pub fn play(input: serde_json::Value) -> Result<serde_json::Value, String> {
     let script: Script = serde_json::from_value(input).map_err(|e| e.to_string())?;
+    let observed = match script {
+        Script::SleepAtLeast(s) => Observed::SleepAtLeast(play_sleep(&s)),
+        Script::GuardedRead(g) => Observed::GuardedRead(guarded::play(g)),
+    };
+    serde_json::to_value(observed).map_err(|e| e.to_string())
+}
+
+fn play_sleep(script: &SleepScript) -> SleepSeen {
     let clock = ScriptClock {
         bits: AtomicU64::new(script.start.0.to_bits()),
         reads: AtomicU64::new(0),
@@ -116,7 +128,7 @@ pub fn play(input: serde_json::Value) -> Result<serde_json::Value, String> {
     };
     let slept = RefCell::new(Vec::new());
     let mut sleeper = ScriptSleeper {
-        script: &script,
+        script,
         clock: &clock,
         flag: &flag,
         calls: 0,
@@ -129,10 +141,9 @@ pub fn play(input: serde_json::Value) -> Result<serde_json::Value, String> {
         &mut sleeper,
         &flag,
     );
-    let observed = Observed {
+    SleepSeen {
         start: script.start,
         sleeps: slept.into_inner(),
         result: ending(result),
-    };
-    serde_json::to_value(observed).map_err(|e| e.to_string())
+    }
 }

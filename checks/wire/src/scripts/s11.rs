@@ -53,9 +53,14 @@ pub enum Reason {
     InsufficientBudget,
     Cancelled,
     DeadlineReached,
+    /// Only from `guarded_read` (step 12): `Stop::Guard(fault)`.
+    Guard {
+        fault: crate::scripts::s12::Ending,
+    },
 }
 
 impl Reason {
+    /// The reasons `execute_admitted` can give (not `Guard`).
     pub const ALL: [Reason; 7] = [
         Reason::StatusNotAllowed,
         Reason::MethodNotAllowed,
@@ -66,9 +71,10 @@ impl Reason {
         Reason::DeadlineReached,
     ];
 
-    /// The variant's name, as in `Stop::AttemptLimit`.
+    /// The variant's name, as in `Stop::AttemptLimit` (`Guard` without its fault).
     pub fn name(self) -> &'static str {
         match self {
+            Reason::Guard { .. } => "Guard",
             Reason::StatusNotAllowed => "StatusNotAllowed",
             Reason::MethodNotAllowed => "MethodNotAllowed",
             Reason::AttemptLimit => "AttemptLimit",
@@ -160,6 +166,9 @@ pub enum Ending {
         last: Option<Handed>,
     },
     InvalidArgument,
+    /// Only in `guarded_read`'s world (step 12): the sleeper's panic
+    /// escaped the call.
+    Panicked,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -1,16 +1,76 @@
-//! Step 12 `sleep_at_least`: a script is the arguments, the clock's first
-//! reading, what each sleeper call does to the clock, and when cancellation
-//! becomes visible. The runner reports every sleep it was asked for (with
-//! the clock's reading after it) and the result.
+//! Step 12 `sleep_at_least` and `guarded_read`. A `sleep_at_least` script
+//! is the arguments, the clock's first reading, what each sleeper call does
+//! to the clock, and when cancellation becomes visible; the runner reports
+//! every sleep it was asked for (with the clock's reading after it) and the
+//! result. A `guarded_read` script is step 11's world of replies (see
+//! [`crate::scripts::s11::Scenario`]) whose sleeper moves the clock by
+//! [`Wake`]s, and whose closes may move it too; the runner reports the
+//! events and the `Finish`, as in step 11.
 //!
 //! The world's rule for one sleep lives here ([`Wake::after`]), so the
-//! runner's world and the judge's model move the clock the same way.
+//! runner's world and the judge's model move the clock the same way. The
+//! clock is state: it changes only inside a send (by the reply's cost),
+//! a close (by its scripted step) or a non-zero sleep, never by reading it.
 
+use crate::scripts::s11;
 use crate::F64;
 use serde::{Deserialize, Serialize};
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Script {
+#[serde(tag = "call", rename_all = "kebab-case")]
+pub enum Script {
+    SleepAtLeast(SleepScript),
+    GuardedRead(Guarded),
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "call", rename_all = "kebab-case")]
+pub enum Observed {
+    SleepAtLeast(SleepSeen),
+    GuardedRead(GuardedSeen),
+}
+
+/// One `guarded_read` call and its world.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Guarded {
+    /// Step 11's world: the arguments, the clock's start, the replies (a
+    /// cost may be negative, NaN or infinite: the clock reads that after
+    /// the send) and when cancellation shows (after that many sends and
+    /// non-zero sleeps have returned). Its `overrun` is unused: `wakes`
+    /// say what each sleep does.
+    pub read: s11::Scenario,
+    /// What the 1st, 2nd, ... non-zero sleep of the whole read does to the
+    /// clock; [`Wake::Exact`] once the list runs out.
+    pub wakes: Vec<Wake>,
+    /// Closing the response to send k moves the clock by `closing[k]`
+    /// (0 past the list), until the call returns.
+    pub closing: Vec<F64>,
+    /// The n-th non-zero sleep (from 1) panics instead of returning.
+    pub sleeper_panics: Option<u32>,
+}
+
+impl Guarded {
+    /// What the `n`th non-zero sleep (from 1) does.
+    pub fn wake(&self, n: usize) -> Wake {
+        self.wakes.get(n - 1).copied().unwrap_or(Wake::Exact)
+    }
+
+    /// How far closing the response to send `k` moves the clock.
+    pub fn closing(&self, k: u32) -> f64 {
+        self.closing.get(k as usize).map_or(0.0, |x| x.0)
+    }
+}
+
+/// What the runner saw of one `guarded_read` call: as step 11's
+/// `execute_admitted` (the sleeps are the sleeper's calls).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GuardedSeen {
+    pub events: Vec<s11::Event>,
+    pub ending: s11::Ending,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SleepScript {
     /// The arguments of `sleep_at_least`.
     pub wait: F64,
     pub deadline: F64,
@@ -57,7 +117,7 @@ impl Wake {
     }
 }
 
-impl Script {
+impl SleepScript {
     /// What the `n`th non-zero sleep (from 1) does.
     pub fn wake(&self, n: usize) -> Wake {
         self.wakes.get(n - 1).copied().unwrap_or(Wake::Exact)
@@ -81,7 +141,7 @@ pub struct Slept {
 }
 
 /// How the call ended: `Ok(())` or the fault, in kebab case.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Ending {
     Ok,
@@ -96,7 +156,7 @@ pub enum Ending {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Observed {
+pub struct SleepSeen {
     /// The clock's first reading (shown, never judged).
     pub start: F64,
     /// Every non-zero sleep, in order (sleeps of zero are ignored).
@@ -121,7 +181,7 @@ mod tests {
 
     #[test]
     fn scripts_run_out_into_exact_wakes_and_cancel_on_time() {
-        let s = Script {
+        let s = SleepScript {
             wait: F64(1.0),
             deadline: F64(20.0),
             start: F64(10.0),
@@ -134,5 +194,23 @@ mod tests {
         assert!(s.cancelled(2));
         let text = serde_json::to_string(&Ending::TooManyWakeUps).unwrap();
         assert_eq!(text, "\"too-many-wake-ups\"");
+    }
+
+    #[test]
+    fn both_calls_travel_tagged() {
+        let s = Script::SleepAtLeast(SleepScript {
+            wait: F64(1.0),
+            deadline: F64(f64::NAN),
+            start: F64(10.0),
+            wakes: vec![Wake::Reads { t: F64(f64::NAN) }],
+            cancel_after_sleeps: None,
+        });
+        let text = serde_json::to_string(&s).unwrap();
+        let back: Script = serde_json::from_str(&text).unwrap();
+        assert!(text.starts_with("{\"call\":\"sleep-at-least\""), "{text}");
+        let Script::SleepAtLeast(b) = back else {
+            panic!("{text}")
+        };
+        assert!(b.deadline.0.is_nan());
     }
 }

@@ -6,9 +6,9 @@
 //! the `Finish`. Hand-written cases come first, then generated ones.
 
 mod generate;
-mod model;
-mod table;
-mod view;
+pub(crate) mod model;
+pub(crate) mod table;
+pub(crate) mod view;
 
 use super::{fixture, Builder};
 use crate::rng::Gen;

@@ -60,8 +60,78 @@ pub struct Run {
     pub ambiguous: bool,
 }
 
+/// The world `execute_admitted` runs in, as the model sees it: step 11's
+/// (the clock moves only inside sends and sleeps, by their scripted amounts)
+/// or `guarded_read`'s (step 12), which checks every reading and makes every
+/// wait a not-before wait.
+pub(crate) trait World {
+    /// One clock reading.
+    fn read(&mut self) -> f64;
+    /// The clock as it stands, for the times shown with events (not a reading).
+    fn clock(&self) -> f64;
+    /// Whether cancellation is visible now.
+    fn cancelled(&self) -> bool;
+    /// A send that took `cost` seconds has returned.
+    fn sent(&mut self, cost: f64);
+    /// The response to send `reply` was closed.
+    fn closed(&mut self, reply: u32);
+    /// An admitted wait of `wait` seconds: the events it makes, or the
+    /// reason the run ends there (with no response held).
+    fn wait(&mut self, wait: f64, events: &mut Vec<Event>) -> Option<Reason>;
+}
+
+/// Step 11's own world.
+struct Plain<'s> {
+    s: &'s Scenario,
+    now: f64,
+    sleeps: usize,
+    /// Sends and non-zero sleeps that have returned.
+    done: u32,
+}
+
+impl World for Plain<'_> {
+    fn read(&mut self) -> f64 {
+        self.now
+    }
+    fn clock(&self) -> f64 {
+        self.now
+    }
+    fn cancelled(&self) -> bool {
+        self.s.cancel_after.is_some_and(|n| self.done >= n)
+    }
+    fn sent(&mut self, cost: f64) {
+        self.now += cost;
+        self.done += 1;
+    }
+    fn closed(&mut self, _reply: u32) {}
+    fn wait(&mut self, wait: f64, events: &mut Vec<Event>) -> Option<Reason> {
+        if wait != 0.0 {
+            events.push(Event::Sleep {
+                seconds: F64(wait),
+                at: F64(self.now - self.s.start.0),
+            });
+            self.now += wait + self.s.overrun.get(self.sleeps).map_or(0.0, |x| x.0);
+            self.sleeps += 1;
+            self.done += 1;
+        }
+        None
+    }
+}
+
 /// Clauses E1–E7, in the runner's world.
 pub fn execute(s: &Scenario) -> Run {
+    let mut world = Plain {
+        s,
+        now: s.start.0,
+        sleeps: 0,
+        done: 0,
+    };
+    execute_in(s, &mut world)
+}
+
+/// Clauses E1–E7 in `world`: every reading, send, close and wait goes
+/// through it.
+pub(crate) fn execute_in(s: &Scenario, world: &mut dyn World) -> Run {
     let mut run = Run {
         events: Vec::new(),
         ending: Ending::InvalidArgument,
@@ -71,16 +141,15 @@ pub fn execute(s: &Scenario) -> Run {
     if !deadline.is_finite() || s.limit == 0 || !valid_policy(gap) || !valid_policy(reserve) {
         return run;
     }
-    let mut now = s.start.0;
     let at = |now: f64| F64(now - s.start.0);
-    let (mut sends, mut sleeps, mut done) = (0u32, 0usize, 0u32);
-    let cancelled = |done: u32| s.cancel_after.is_some_and(|n| done >= n);
+    let mut sends = 0u32;
     let stop = |reason| Ending::Stopped { reason, last: None };
     loop {
         // E2: before every send.
+        let now = world.read();
         let late = now >= deadline;
         let short = deadline - now < reserve;
-        if cancelled(done) {
+        if world.cancelled() {
             run.ambiguous |= late || short;
             run.ending = stop(Reason::Cancelled);
             return run;
@@ -96,27 +165,29 @@ pub fn execute(s: &Scenario) -> Run {
         run.events.push(Event::Send {
             method: s.method.clone(),
             timeout: F64(deadline - now),
-            at: at(now),
+            at: at(world.clock()),
         });
         let k = sends;
         let reply = s.replies.get(k as usize).unwrap_or(&s.fallback);
         sends += 1;
-        now += reply.cost.0;
-        done += 1;
-        let close = |now: f64| Event::Close {
+        world.sent(reply.cost.0);
+        let now = world.read();
+        let close = |world: &dyn World| Event::Close {
             reply: k,
-            at: at(now),
+            at: at(world.clock()),
         };
         // E3: after every response.
         let late = now >= deadline;
-        if cancelled(done) {
+        if world.cancelled() {
             run.ambiguous |= late;
-            run.events.push(close(now));
+            run.events.push(close(world));
+            world.closed(k);
             run.ending = stop(Reason::Cancelled);
             return run;
         }
         if late {
-            run.events.push(close(now));
+            run.events.push(close(world));
+            world.closed(k);
             run.ending = stop(Reason::DeadlineReached);
             return run;
         }
@@ -166,15 +237,11 @@ pub fn execute(s: &Scenario) -> Run {
             Decision::InvalidArgument => unreachable!("E6's inputs are valid"),
             Decision::Retry { wait } => {
                 // E7: close, then wait, then back to E2.
-                run.events.push(close(now));
-                if wait.0 != 0.0 {
-                    run.events.push(Event::Sleep {
-                        seconds: wait,
-                        at: at(now),
-                    });
-                    now += wait.0 + s.overrun.get(sleeps).map_or(0.0, |x| x.0);
-                    sleeps += 1;
-                    done += 1;
+                run.events.push(close(world));
+                world.closed(k);
+                if let Some(reason) = world.wait(wait.0, &mut run.events) {
+                    run.ending = stop(reason);
+                    return run;
                 }
             }
         }

@@ -68,6 +68,15 @@ fn handed(s: &Scenario, k: usize) -> Handed {
 }
 
 pub(super) fn execute_from_table(g: &mut Gen, case: &Value) -> (Scenario, Vec<Event>, Ending) {
+    let (s, events, ending) = untimed_from_table(g, case);
+    let events = timed(events, &model::execute(&s).events);
+    (s, events, ending)
+}
+
+/// A scenario row: the scenario, the expected events (every time 0) and
+/// the expected ending. Step 12's `guarded_read` rows are read here too
+/// (with `stop guard FAULT` and `panicked` results).
+pub(crate) fn untimed_from_table(g: &mut Gen, case: &Value) -> (Scenario, Vec<Event>, Ending) {
     let replies = case["replies"]
         .as_array()
         .expect("11.json: replies")
@@ -146,6 +155,14 @@ pub(super) fn execute_from_table(g: &mut Gen, case: &Value) -> (Scenario, Vec<Ev
     let words: Vec<&str> = text.split(' ').collect();
     let ending = match words.as_slice() {
         ["invalid-argument"] => Ending::InvalidArgument,
+        ["panicked"] => Ending::Panicked,
+        ["stop", "guard", fault] => Ending::Stopped {
+            reason: Reason::Guard {
+                fault: serde_json::from_value(Value::String(fault.to_string()))
+                    .unwrap_or_else(|_| panic!("bad guard fault {fault:?}")),
+            },
+            last: None,
+        },
         ["answer", k] => Ending::Answer {
             response: handed(&s, k.parse().expect("11.json: answer K")),
         },
@@ -159,15 +176,13 @@ pub(super) fn execute_from_table(g: &mut Gen, case: &Value) -> (Scenario, Vec<Ev
         },
         _ => panic!("11.json: bad result {text:?}"),
     };
-    let events = timed(&s, events);
     (s, events, ending)
 }
 
 /// The table's events with the model's clock times, for display only
 /// (times are never judged); left at 0 where the two disagree.
-fn timed(s: &Scenario, mut events: Vec<Event>) -> Vec<Event> {
-    let run = model::execute(s);
-    for (e, m) in events.iter_mut().zip(&run.events) {
+pub(crate) fn timed(mut events: Vec<Event>, model: &[Event]) -> Vec<Event> {
+    for (e, m) in events.iter_mut().zip(model) {
         match (e, m) {
             (Event::Send { at, .. }, Event::Send { at: t, .. })
             | (Event::Close { at, .. }, Event::Close { at: t, .. })

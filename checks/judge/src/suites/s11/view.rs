@@ -31,7 +31,8 @@ fn admit_call(c: &AdmitCall) -> String {
     )
 }
 
-fn scenario(s: &Scenario) -> Vec<String> {
+/// The world of a scenario as comment lines, the policy, then the call.
+pub(crate) fn scenario(s: &Scenario) -> Vec<String> {
     let mut lines = vec![
         format!(
             "// {}",
@@ -101,7 +102,10 @@ pub fn show_input(input: &Value) -> String {
 }
 
 fn stop(r: Reason) -> String {
-    format!("Stop::{}", r.name())
+    match r {
+        Reason::Guard { fault } => format!("Stop::Guard(SleepFault::{fault:?})"),
+        other => format!("Stop::{}", other.name()),
+    }
 }
 
 fn response(h: &Handed) -> String {
@@ -117,6 +121,7 @@ fn response(h: &Handed) -> String {
 fn ending(e: &Ending) -> String {
     match e {
         Ending::InvalidArgument => "Err(InvalidArgument(_))".into(),
+        Ending::Panicked => t("12.show.panicked"),
         Ending::Answer { response: r } => format!("Ok(Finish::Answer({}))", response(r)),
         Ending::Stopped { reason, last: None } => format!(
             "Ok(Finish::Stopped {{ reason: {}, last: None }})",
@@ -156,16 +161,24 @@ pub fn show_observed(o: &Observed) -> String {
             Decision::Refuse { reason } => format!("Ok(Admission::Refuse({}))", stop(*reason)),
             Decision::InvalidArgument => "Err(InvalidArgument(_))".into(),
         },
-        Observed::Execute { events, ending: e } => {
-            let mut lines = vec![t("11.show.timeline")];
-            if events.is_empty() {
-                lines.push(t("11.show.nothing"));
-            }
-            lines.extend(events.iter().map(event));
-            lines.push(format!("→ {}", ending(e)));
-            lines.join("\n")
-        }
+        Observed::Execute { events, ending: e } => show_run(events, e),
     }
+}
+
+/// A run as a timeline, then how it ended.
+pub(crate) fn show_run(events: &[Event], e: &Ending) -> String {
+    let mut lines = vec![t("11.show.timeline")];
+    if events.is_empty() {
+        lines.push(t("11.show.nothing"));
+    }
+    lines.extend(events.iter().map(event));
+    lines.push(format!("→ {}", ending(e)));
+    lines.join("\n")
+}
+
+/// Two runs compare equal: the same events (times ignored), the same ending.
+pub(crate) fn same_run(e1: &[Event], n1: &Ending, e2: &[Event], n2: &Ending) -> bool {
+    e1.len() == e2.len() && e1.iter().zip(e2).all(|(a, b)| same_event(a, b)) && n1 == n2
 }
 
 fn same_decision(e: &Decision, g: &Decision) -> bool {
@@ -214,9 +227,7 @@ impl Observable for Observed {
                     events: e2,
                     ending: n2,
                 },
-            ) => {
-                e1.len() == e2.len() && e1.iter().zip(e2).all(|(a, b)| same_event(a, b)) && n1 == n2
-            }
+            ) => same_run(e1, n1, e2, n2),
             (Observed::Admit { .. } | Observed::Execute { .. }, _) => false,
         }
     }

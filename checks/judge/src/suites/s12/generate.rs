@@ -1,8 +1,10 @@
-//! Step 12's random generators: scripts aimed at each clause, then random ones.
+//! Step 12's random generators: scripts aimed at each clause, then random
+//! ones; `sleep_at_least` first, then `guarded_read`.
 
 use super::model::LIMIT;
 use crate::rng::Gen;
-use lab_wire::scripts::s12::{Script, Wake};
+use lab_wire::scripts::s11::{Reply, Scenario};
+use lab_wire::scripts::s12::{Guarded, SleepScript, Wake};
 use lab_wire::F64;
 
 pub(super) fn script(
@@ -11,8 +13,8 @@ pub(super) fn script(
     start: f64,
     wakes: Vec<Wake>,
     cancel: Option<u32>,
-) -> Script {
-    Script {
+) -> SleepScript {
+    SleepScript {
         wait: F64(wait),
         deadline: F64(deadline),
         start: F64(start),
@@ -92,7 +94,7 @@ fn any_wakes(g: &mut Gen) -> Vec<Wake> {
 
 /// The generated scripts, clause by clause (random ones included; the
 /// caller drops any the model calls ambiguous).
-pub fn generated(g: &mut Gen) -> Vec<(&'static str, Script)> {
+pub fn generated(g: &mut Gen) -> Vec<(&'static str, SleepScript)> {
     let mut out = Vec::new();
     for _ in 0..16 {
         // invalid-arguments: a bad wait or a bad deadline, a finite start.
@@ -265,6 +267,181 @@ pub fn generated(g: &mut Gen) -> Vec<(&'static str, Script)> {
     out
 }
 
+/// A reply of `status` with these Retry-After fields, taking `cost` seconds.
+fn reply(g: &mut Gen, status: u16, fields: &[&str], cost: f64) -> Reply {
+    Reply {
+        status,
+        retry_after: fields.iter().map(|f| f.to_string()).collect(),
+        received_at: 1_700_000_000,
+        body: g.id("body-"),
+        cost: F64(cost),
+    }
+}
+
+/// A 429 or 503 asking for 0 to 3 seconds, taking up to half a second.
+fn retryable(g: &mut Gen) -> Reply {
+    let status = *g.pick(&[429, 503]);
+    let delay = g.int(0, 3).to_string();
+    let cost = g.sixty_fourths(0, 32);
+    reply(g, status, &[&delay], cost)
+}
+
+/// A healthy guarded read: a finite start, a deadline 6 to 20 s ahead, one
+/// or two retryable replies, then a 200 for ever; the sleeper is exact.
+fn healthy(g: &mut Gen) -> Guarded {
+    let start = g.sixty_fourths(0, 64 * 100);
+    let replies = (0..g.int(1, 2)).map(|_| retryable(g)).collect();
+    let fallback_cost = g.sixty_fourths(1, 32);
+    let fallback = reply(g, 200, &[], fallback_cost);
+    Guarded {
+        read: Scenario {
+            method: "GET".into(),
+            deadline: F64(start + g.sixty_fourths(64 * 6, 64 * 20)),
+            limit: g.int(2, 4) as u32,
+            min_gap: F64(*g.pick(&[0.25, 0.5, 0.015625])),
+            reserve: F64(g.sixty_fourths(16, 64 * 2)),
+            start: F64(start),
+            replies,
+            fallback,
+            overrun: Vec::new(),
+            cancel_after: None,
+        },
+        wakes: Vec::new(),
+        closing: Vec::new(),
+        sleeper_panics: None,
+    }
+}
+
+/// A wake that keeps the clock finite and never moves it back.
+fn forward_wake(g: &mut Gen) -> Wake {
+    match g.below(4) {
+        0 => Wake::Exact,
+        1 => Wake::Early {
+            moved: F64(g.sixty_fourths(1, 64 * 2)),
+        },
+        2 => Wake::Frozen,
+        _ => Wake::Late {
+            over: F64(g.sixty_fourths(0, 64 * 4)),
+        },
+    }
+}
+
+fn forward_wakes(g: &mut Gen) -> Vec<Wake> {
+    (0..g.int(0, 6)).map(|_| forward_wake(g)).collect()
+}
+
+/// A send's cost that breaks the clock: back, NaN or an infinity.
+fn bad_cost(g: &mut Gen) -> f64 {
+    match g.below(3) {
+        0 => -g.sixty_fourths(1, 64 * 2),
+        _ => *g.pick(&NON_FINITE),
+    }
+}
+
+/// The generated `guarded_read` scripts, clause by clause (the caller drops
+/// any the model calls ambiguous).
+pub fn generated_guarded(g: &mut Gen) -> Vec<(&'static str, Guarded)> {
+    let mut out = Vec::new();
+    for _ in 0..12 {
+        // guarded-wait: early, frozen and late wake-ups; closes that take time.
+        let mut s = healthy(g);
+        s.wakes = forward_wakes(g);
+        if g.chance(1, 3) {
+            s.closing = (0..2).map(|_| F64(g.sixty_fourths(0, 64))).collect();
+        }
+        out.push(("guarded-wait", s));
+
+        // guarded-clock: one reading goes bad, in a send, a close or a sleep,
+        // or at the very start.
+        let mut s = healthy(g);
+        s.wakes = forward_wakes(g);
+        match g.below(5) {
+            0 => {
+                let k = g.below(s.read.replies.len() as u64 + 1) as usize;
+                let cost = bad_cost(g);
+                match s.read.replies.get_mut(k) {
+                    Some(r) => r.cost = F64(cost),
+                    None => s.read.fallback.cost = F64(cost),
+                }
+            }
+            1 => {
+                let k = g.below(2) as usize;
+                s.closing = vec![F64(0.0); k + 1];
+                s.closing[k] = F64(-g.sixty_fourths(1, 64 * 2));
+            }
+            2 => {
+                let at = g.below(s.wakes.len() as u64 + 1) as usize;
+                let by = F64(g.sixty_fourths(1, 64 * 4));
+                s.wakes.insert(at, Wake::Back { by });
+            }
+            3 => {
+                let at = g.below(s.wakes.len() as u64 + 1) as usize;
+                let t = F64(*g.pick(&NON_FINITE));
+                s.wakes.insert(at, Wake::Reads { t });
+            }
+            _ => s.read.start = F64(*g.pick(&NON_FINITE)),
+        }
+        out.push(("guarded-clock", s));
+
+        // guarded-cancel: cancellation shows after some sends and sleeps, or
+        // a sleep panics.
+        let mut s = healthy(g);
+        s.wakes = forward_wakes(g);
+        if g.chance(2, 3) {
+            s.read.cancel_after = Some(g.int(1, 5) as u32);
+        }
+        if s.read.cancel_after.is_none() || g.chance(1, 3) {
+            s.sleeper_panics = Some(g.int(1, 3) as u32);
+        }
+        out.push(("guarded-cancel", s));
+
+        // guarded-as-executor: invalid arguments, other statuses, bad
+        // Retry-After fields, budgets too short: the executor's own answers.
+        let mut s = healthy(g);
+        match g.below(4) {
+            0 => match g.below(4) {
+                0 => s.read.deadline = F64(*g.pick(&NON_FINITE)),
+                1 => s.read.limit = 0,
+                2 => s.read.min_gap = F64(*g.pick(&[0.0, -0.25, f64::NAN])),
+                _ => s.read.reserve = F64(*g.pick(&[0.0, -1.0, f64::INFINITY])),
+            },
+            1 => {
+                let status = *g.pick(&[200, 404, 500, 204]);
+                let cost = g.sixty_fourths(0, 32);
+                s.read.replies.push(reply(g, status, &["1"], cost));
+            }
+            2 => {
+                const BAD: [&[&str]; 4] = [&[], &["soon"], &["-1"], &["1", "2"]];
+                let fields = *g.pick(&BAD);
+                let cost = g.sixty_fourths(0, 32);
+                let bad = reply(g, 503, fields, cost);
+                s.read.replies.insert(0, bad);
+            }
+            _ => s.read.deadline = F64(s.read.start.0 + g.sixty_fourths(64, 64 * 4)),
+        }
+        out.push(("guarded-as-executor", s));
+
+        // guarded-random: anything at all.
+        let mut s = healthy(g);
+        s.wakes = (0..g.int(0, 6)).map(|_| any_wake(g)).collect();
+        if g.chance(1, 4) {
+            let cost = bad_cost(g);
+            s.read.replies[0].cost = F64(cost);
+        }
+        if g.chance(1, 3) {
+            s.closing = (0..3).map(|_| F64(g.sixty_fourths(-64, 64))).collect();
+        }
+        if g.chance(1, 3) {
+            s.read.cancel_after = Some(g.int(0, 6) as u32);
+        }
+        if g.chance(1, 5) {
+            s.sleeper_panics = Some(g.int(1, 4) as u32);
+        }
+        out.push(("guarded-random", s));
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::model::model;
@@ -318,5 +495,57 @@ mod tests {
             .filter(|(k, s)| *k == "random" && !model(s).ambiguous)
             .count();
         assert!(kept >= 100, "only {kept} random scripts kept");
+    }
+
+    #[test]
+    fn guarded_scripts_mostly_survive_and_hit_their_clause() {
+        use super::super::model::guarded;
+        use lab_wire::scripts::s11::{Ending as End, Reason};
+        let mut kept = std::collections::BTreeMap::new();
+        let mut hit = std::collections::BTreeMap::new();
+        for seed in 0..50 {
+            let mut g = Gen::new(seed);
+            for (key, s) in generated_guarded(&mut g) {
+                let m = guarded(&s);
+                if m.ambiguous {
+                    continue;
+                }
+                *kept.entry(key).or_insert(0) += 1;
+                let e = &m.seen.ending;
+                let aimed = match key {
+                    "guarded-clock" => matches!(
+                        e,
+                        End::Stopped {
+                            reason: Reason::Guard { .. },
+                            ..
+                        }
+                    ),
+                    "guarded-cancel" => matches!(
+                        e,
+                        End::Panicked
+                            | End::Stopped {
+                                reason: Reason::Cancelled,
+                                ..
+                            }
+                    ),
+                    _ => true,
+                };
+                if aimed {
+                    *hit.entry(key).or_insert(0) += 1;
+                }
+            }
+        }
+        for key in [
+            "guarded-wait",
+            "guarded-clock",
+            "guarded-cancel",
+            "guarded-as-executor",
+            "guarded-random",
+        ] {
+            let n = kept.get(key).copied().unwrap_or(0);
+            let h = hit.get(key).copied().unwrap_or(0);
+            assert!(n >= 300, "only {n} {key} scripts kept of 600");
+            assert!(2 * h >= n, "only {h} of {n} {key} scripts end as aimed");
+        }
     }
 }

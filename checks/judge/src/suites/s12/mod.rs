@@ -1,9 +1,12 @@
-//! Step 12 sleep_at_least: the table, then generated scripts per clause,
-//! then random ones. A script fixes the arguments, the clock's first reading,
-//! what each sleep does to the clock and when cancellation shows; the
-//! judge's model (`model.rs`) plays the contract's algorithm in the same
-//! world and also says when a script makes two conditions hold whose order
-//! the contract leaves open (such scripts are never sent).
+//! Step 12 sleep_at_least and guarded_read: the table, then generated
+//! scripts per clause, then random ones. A `sleep_at_least` script fixes the
+//! arguments, the clock's first reading, what each sleep does to the clock
+//! and when cancellation shows; the judge's model (`model.rs`) plays the
+//! contract's algorithm in the same world and also says when a script makes
+//! two conditions hold whose order the contract leaves open (such scripts
+//! are never sent). A `guarded_read` script is step 11's world with this
+//! step's sleeps; its model composes step 11's model of the executor with
+//! this step's model of the wait.
 
 mod generate;
 mod model;
@@ -12,10 +15,10 @@ mod view;
 
 use super::{fixture, Builder};
 use crate::rng::Gen;
-use generate::generated;
-use lab_wire::scripts::s12::Observed;
-use model::model;
-use table::from_table;
+use generate::{generated, generated_guarded};
+use lab_wire::scripts::s12::{Observed, Script};
+use model::{guarded, model};
+use table::{from_table, guarded_from_table, is_guarded_row};
 
 const STEP: &str = "12";
 
@@ -33,16 +36,41 @@ pub fn build(g: &mut Gen) -> Builder {
         "deadline",
         "cancel",
         "random",
+        "guarded-wait",
+        "guarded-clock",
+        "guarded-cancel",
+        "guarded-as-executor",
+        "guarded-random",
     ];
     let mut b = Builder::new(STEP, &keys);
     for case in fixture::table(STEP) {
-        let (s, expect) = from_table(&case);
-        b.add_script(fixture::clause(&case), &s, expect);
+        let key = fixture::clause(&case);
+        if is_guarded_row(&case) {
+            let (s, expect) = guarded_from_table(g, &case);
+            b.add_script(key, &Script::GuardedRead(s), Observed::GuardedRead(expect));
+        } else {
+            let (s, expect) = from_table(&case);
+            b.add_script(
+                key,
+                &Script::SleepAtLeast(s),
+                Observed::SleepAtLeast(expect),
+            );
+        }
     }
     for (key, s) in generated(g) {
         let m = model(&s);
         if !m.ambiguous {
-            b.add_script(key, &s, m.observed);
+            b.add_script(
+                key,
+                &Script::SleepAtLeast(s),
+                Observed::SleepAtLeast(m.observed),
+            );
+        }
+    }
+    for (key, s) in generated_guarded(g) {
+        let m = guarded(&s);
+        if !m.ambiguous {
+            b.add_script(key, &Script::GuardedRead(s), Observed::GuardedRead(m.seen));
         }
     }
     b

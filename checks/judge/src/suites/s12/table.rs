@@ -1,8 +1,11 @@
 //! Step 12's hand-written table, `fixtures/cases/12.json`: each row read
 //! into a script and the observation it expects.
 
+use super::model::guarded;
+use crate::rng::Gen;
 use crate::suites::fixture;
-use lab_wire::scripts::s12::{Ending, Observed, Script, Slept, Wake};
+use crate::suites::s11::table::{timed, untimed_from_table};
+use lab_wire::scripts::s12::{Ending, Guarded, GuardedSeen, SleepScript, SleepSeen, Slept, Wake};
 use lab_wire::F64;
 use serde_json::Value;
 
@@ -30,14 +33,53 @@ fn table_ending(text: &str) -> Ending {
         .unwrap_or_else(|_| panic!("12.json: unknown result {text:?}"))
 }
 
-pub(super) fn from_table(case: &Value) -> (Script, Observed) {
-    let wakes = case["wakes"]
+fn table_wakes(case: &Value) -> Vec<Wake> {
+    case["wakes"]
         .as_array()
         .expect("12.json: wakes is a list")
         .iter()
         .map(|w| table_wake(w.as_str().expect("12.json: wakes are strings")))
-        .collect();
-    let s = Script {
+        .collect()
+}
+
+/// A `guarded_read` row (its clause starts with `guarded-`).
+pub(super) fn is_guarded_row(case: &Value) -> bool {
+    fixture::clause(case).starts_with("guarded-")
+}
+
+/// A `guarded_read` row: step 11's scenario fields and expectations (see
+/// `fixtures/cases/11.json`), plus `wakes`, `closing` (how far closing the
+/// k-th response moves the clock) and `sleeper_panics` (which sleep panics).
+pub(super) fn guarded_from_table(g: &mut Gen, case: &Value) -> (Guarded, GuardedSeen) {
+    let (read, events, ending) = untimed_from_table(g, case);
+    let closing = case["closing"]
+        .as_array()
+        .map(|list| {
+            list.iter()
+                .map(|x| {
+                    F64(x
+                        .as_str()
+                        .and_then(|t| t.parse().ok())
+                        .unwrap_or_else(|| panic!("12.json: bad closing {x}")))
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    let script = Guarded {
+        read,
+        wakes: table_wakes(case),
+        closing,
+        sleeper_panics: case["sleeper_panics"]
+            .as_u64()
+            .map(|n| u32::try_from(n).expect("12.json: sleeper_panics fits in u32")),
+    };
+    let events = timed(events, &guarded(&script).seen.events);
+    (script, GuardedSeen { events, ending })
+}
+
+pub(super) fn from_table(case: &Value) -> (SleepScript, SleepSeen) {
+    let wakes = table_wakes(case);
+    let s = SleepScript {
         wait: F64(fixture::float(case, "wait")),
         deadline: F64(fixture::float(case, "deadline")),
         start: F64(fixture::float(case, "start")),
@@ -71,7 +113,7 @@ pub(super) fn from_table(case: &Value) -> (Script, Observed) {
             .as_str()
             .expect("12.json: expect.result is a string"),
     );
-    let observed = Observed {
+    let observed = SleepSeen {
         start: s.start,
         sleeps,
         result,
@@ -93,6 +135,13 @@ mod tests {
     #[test]
     fn the_model_agrees_with_every_table_case() {
         for case in fixture::table(STEP) {
+            if is_guarded_row(&case) {
+                let (s, expect) = guarded_from_table(&mut Gen::new(1), &case);
+                let m = guarded(&s);
+                assert!(!m.ambiguous, "an ambiguous table case: {case}");
+                assert!(expect.same(&m.seen), "{case}\nmodel: {}", m.seen.show());
+                continue;
+            }
             let (s, expect) = from_table(&case);
             let m = model(&s);
             assert!(!m.ambiguous, "an ambiguous table case: {case}");
