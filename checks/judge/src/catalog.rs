@@ -99,18 +99,36 @@ pub fn whole(lang: Lang, parts: &[&str]) -> BTreeMap<String, String> {
     parse(main_file(lang), parts)
 }
 
-/// The message for `key` with `{name}` (or `{name:?}`, quoted) filled in.
+/// The message for `key` with `{name}` (or `{name:?}`, quoted) filled in,
+/// and `{name?one|other}` replaced by `one` when the value is 1 and by
+/// `other` otherwise (English plurals; the Chinese catalog needs none).
 pub fn tr(key: &str, args: &[(&str, &dyn std::fmt::Display)]) -> String {
     let map = ACTIVE.get_or_init(|| parse(EN, &[]));
     let mut text = map.get(key).cloned().unwrap_or_else(|| format!("[{key}]"));
     for (name, value) in args {
-        text = text.replace(
-            &format!("{{{name}:?}}"),
-            &format!("{:?}", value.to_string()),
-        );
-        text = text.replace(&format!("{{{name}}}"), &value.to_string());
+        let value = value.to_string();
+        text = text.replace(&format!("{{{name}:?}}"), &format!("{value:?}"));
+        text = text.replace(&format!("{{{name}}}"), &value);
+        text = plural(&text, name, value == "1");
     }
     text
+}
+
+/// Replaces every `{name?one|other}` in `text` by `one` or `other`.
+fn plural(text: &str, name: &str, one: bool) -> String {
+    let open = format!("{{{name}?");
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find(&open) {
+        let after = &rest[at + open.len()..];
+        let Some(end) = after.find('}') else { break };
+        let (singular, other) = after[..end].split_once('|').unwrap_or((&after[..end], ""));
+        out.push_str(&rest[..at]);
+        out.push_str(if one { singular } else { other });
+        rest = &after[end + 1..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// A message without arguments.
@@ -128,6 +146,16 @@ mod tests {
         assert_eq!(lang_from("en_US.UTF-8"), Some(Lang::En));
         assert_eq!(lang_from("C"), Some(Lang::En));
         assert_eq!(lang_from("fr_FR"), None);
+    }
+
+    #[test]
+    fn plural_forms_follow_the_count() {
+        let text = "drew {n} {n?fraction|fractions}, {n?it|they} {k?was|were} kept";
+        let one = plural(&plural(text, "n", true), "k", false);
+        assert_eq!(one, "drew {n} fraction, it were kept");
+        let many = plural(text, "n", false);
+        assert_eq!(many, "drew {n} fractions, they {k?was|were} kept");
+        assert_eq!(plural("no form here", "n", true), "no form here");
     }
 
     #[test]

@@ -44,7 +44,17 @@ fn remember(root: &Path, results: &[crate::evaluate::StepResult]) {
 }
 
 pub fn rerun_command(args: &CheckArgs, seed: u64) -> String {
-    let mut cmd = String::from("./lab.sh check");
+    rerun_in(crate::catalog::active(), args, seed)
+}
+
+/// The command that repeats a check in `lang`: a language other than
+/// English is named, so that the rerun reads as this run did.
+fn rerun_in(lang: crate::catalog::Lang, args: &CheckArgs, seed: u64) -> String {
+    let mut cmd = String::from("./lab.sh");
+    if lang != crate::catalog::Lang::En {
+        cmd += &format!(" --lang {}", crate::catalog::code(lang));
+    }
+    cmd += " check";
     if args.steps_given {
         for s in &args.steps {
             cmd += &format!(" {s}");
@@ -224,5 +234,33 @@ pub fn run(root: &Path, args: &CheckArgs) -> u8 {
         status::PASSED
     } else {
         status::FAILED
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::rerun_in;
+    use crate::catalog::Lang;
+    use crate::cli::{parse, Command};
+
+    fn args(words: &[&str]) -> crate::cli::CheckArgs {
+        let words: Vec<String> = words.iter().map(|w| w.to_string()).collect();
+        match parse(&words).map(|c| c.command) {
+            Ok(Command::Check(a)) => a,
+            other => panic!("not a check: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn the_rerun_line_keeps_the_language_and_the_steps() {
+        let a = args(&["check", "04", "--subject", "sub"]);
+        assert_eq!(
+            rerun_in(Lang::Zh, &a, 9),
+            "./lab.sh --lang zh check 04 --subject sub --seed 9"
+        );
+        assert_eq!(
+            rerun_in(Lang::En, &a, 9),
+            "./lab.sh check 04 --subject sub --seed 9"
+        );
     }
 }

@@ -62,7 +62,16 @@ pub fn failure_text(result: &StepResult, clause: usize, limits: &Limits) -> Opti
 }
 
 fn colour_wanted() -> bool {
-    std::env::var_os("NO_COLOR").is_none() && std::io::stdout().is_terminal()
+    colour_allowed(
+        std::env::var_os("NO_COLOR").as_deref(),
+        std::io::stdout().is_terminal(),
+    )
+}
+
+/// Colour on a terminal unless `NO_COLOR` holds a value: an empty
+/// `NO_COLOR=` does not turn it off (no-color.org).
+fn colour_allowed(no_color: Option<&std::ffi::OsStr>, terminal: bool) -> bool {
+    terminal && no_color.is_none_or(|v| v.is_empty())
 }
 
 /// Prints the trials; returns (passed, failed).
@@ -93,4 +102,18 @@ pub fn report(results: &[StepResult], limits: &Limits) -> (u64, u64) {
         println!("{}", tr("run.printed", &[("bytes", &printed)]));
     }
     (conclusion.num_passed, conclusion.num_failed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::colour_allowed;
+    use std::ffi::OsStr;
+
+    #[test]
+    fn only_a_non_empty_no_color_turns_colour_off() {
+        assert!(colour_allowed(None, true));
+        assert!(colour_allowed(Some(OsStr::new("")), true));
+        assert!(!colour_allowed(Some(OsStr::new("1")), true));
+        assert!(!colour_allowed(None, false));
+    }
 }

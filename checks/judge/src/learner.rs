@@ -72,13 +72,20 @@ pub fn hint(root: &Path, step: &str, all: bool) -> u8 {
         );
         println!("{h}\n");
     }
-    if shown < list.len() {
-        println!("{}", tr("hint.more", &[("step", &step)]));
-    } else {
-        println!("{}", t("hint.no_more"));
-    }
+    println!("{}", hint_footer(step, shown, list.len()));
     let _ = state::save(root, &st);
     status::PASSED
+}
+
+/// The line under the hints shown: how to see the next one, or where the
+/// step's text is once every hint has been shown.
+fn hint_footer(step: &str, shown: usize, hints: usize) -> String {
+    let key = if shown < hints {
+        "hint.more"
+    } else {
+        "hint.no_more"
+    };
+    tr(key, &[("step", &step)])
 }
 
 fn ago(seconds: u64) -> String {
@@ -372,6 +379,15 @@ mod tests {
     use super::*;
 
     const SOURCE: &str = "pub use x::*;\n\n/// Doc.\n/// More.\npub fn a(s: &str) -> bool {\n    let c = '}';\n    let t = \"}{\";\n    // }\n    /* { */\n    if s.is_empty() { return true; }\n    false\n}\n\npub fn b<'a>(x: &'a str) -> &'a str {\n    x\n}\n";
+
+    #[test]
+    fn the_last_hint_names_the_step_to_show() {
+        let last = hint_footer("04", 3, 3);
+        assert!(last.contains("./lab.sh show 04"), "{last}");
+        assert!(!last.contains(" N)"), "{last}");
+        let more = hint_footer("04", 1, 3);
+        assert!(more.contains("./lab.sh hint 04"), "{more}");
+    }
 
     #[test]
     fn a_function_span_covers_docs_and_body_and_skips_braces_in_literals() {

@@ -216,6 +216,15 @@ fn bad_input_to_the_kit_is_one_line_and_exit_2() {
         assert_eq!(r.stderr.lines().count(), 1, "{args:?}: {}", r.stderr);
         assert!(!r.stderr.contains("panicked"), "{args:?}: {}", r.stderr);
     }
+    // A usage error speaks the language asked for, wherever --lang stands.
+    for args in [
+        &["--lang", "zh", "check", "14"][..],
+        &["check", "14", "--lang", "zh"],
+    ] {
+        let r = run(kit.path(), "lab.sh", args, BUILD);
+        assert_eq!(r.code, 2, "{args:?}: {}", r.stderr);
+        assert!(r.stderr.contains("未知步骤"), "{args:?}: {}", r.stderr);
+    }
 }
 
 #[test]
