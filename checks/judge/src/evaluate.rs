@@ -180,7 +180,7 @@ fn shrink_failures(
         let Some((i, fault)) = faults.first().cloned() else {
             continue;
         };
-        if !key.ends_with("/random") || !matches!(fault, Fault::Wrong(_) | Fault::Panicked(_)) {
+        if !key.ends_with("/random") || !matches!(fault, Fault::Wrong(_) | Fault::Panicked(..)) {
             continue;
         }
         let mut current = result.suite.clauses[c].checks[i].clone();
@@ -206,7 +206,7 @@ fn shrink_failures(
                 .iter()
                 .zip(&run.got[0])
                 .find_map(|(k, g)| match judge(k, g) {
-                    Some(f @ (Fault::Wrong(_) | Fault::Panicked(_))) => Some((k.clone(), f)),
+                    Some(f @ (Fault::Wrong(_) | Fault::Panicked(..))) => Some((k.clone(), f)),
                     _ => None,
                 });
             let Some((check, f)) = found else { break };

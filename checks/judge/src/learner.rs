@@ -110,24 +110,48 @@ pub fn status_lines(
         .map(|h| suites::track(Track::Advanced).map(move |s| (s, h)))
         .into_iter()
         .flatten();
-    suites::track(Track::Core)
+    let rows: Vec<_> = suites::track(Track::Core)
         .map(|s| (s, current_hash))
         .chain(advanced)
+        .collect();
+    let pad = |text: &str, width: usize| {
+        let gap = width.saturating_sub(crate::render::display_width(text));
+        format!("{text}{}", " ".repeat(gap))
+    };
+    let words = [
+        t("status.passed"),
+        t("status.failing"),
+        t("status.not_started"),
+    ];
+    let width = |texts: &mut dyn Iterator<Item = &str>| {
+        texts.map(crate::render::display_width).max().unwrap_or(0)
+    };
+    let function_width = width(&mut rows.iter().map(|((_, f), _)| *f));
+    let word_width = width(&mut words.iter().map(String::as_str));
+    rows.into_iter()
         .map(|((step, function), current_hash)| {
             let entry = st.steps.get(step).cloned().unwrap_or_default();
             let word = match entry.last.as_deref() {
-                Some("passed") => t("status.passed"),
-                Some("failing") => t("status.failing"),
-                _ => t("status.not_started"),
+                Some("passed") => &words[0],
+                Some("failing") => &words[1],
+                _ => &words[2],
             };
-            let mut line = format!("{step} {function:<12} {word}");
+            let mut line = format!(
+                "{step} {}  {}",
+                pad(function, function_width),
+                pad(word, word_width)
+            );
             if let Some(at) = entry.checked_at {
-                line += &format!("  ({})", ago(now.saturating_sub(at)));
+                line += &format!(
+                    "  {}",
+                    tr("status.when", &[("ago", &ago(now.saturating_sub(at)))])
+                );
                 if entry.source_hash.as_deref() != Some(current_hash) {
-                    line += &format!("  {}", t("status.changed"));
+                    let file = suites::file_of(step);
+                    line += &format!("  {}", tr("status.changed", &[("file", &file)]));
                 }
             }
-            line
+            line.trim_end().to_string()
         })
         .collect()
 }
@@ -295,7 +319,7 @@ fn replace_file(root: &Path, file: &Path, current: Option<&str>, new: &str, what
     let name = file
         .file_name()
         .map_or("file".into(), |n| n.to_string_lossy().into_owned());
-    let stamp = state::now();
+    let stamp = state::stamp(state::now());
     let backup = (0..)
         .map(|n| match n {
             0 => state::dir(root).join(format!("backups/{name}.{stamp}")),
@@ -443,6 +467,28 @@ mod tests {
         );
         assert!(status_lines(&st, "xyz", None, 1_180)[1].contains("changed"));
         assert!(lines[0].contains("not started"));
+        // Every verdict starts in the same column, advanced steps included.
+        let column = |l: &String| {
+            let word = ["passed", "failing", "not started"]
+                .iter()
+                .find_map(|w| l.find(w))
+                .expect("a verdict");
+            crate::render::display_width(&l[..word])
+        };
+        let columns: Vec<usize> = advanced.iter().map(column).collect();
+        assert!(columns.windows(2).all(|w| w[0] == w[1]), "{advanced:#?}");
+        // An advanced step names its own file when that file changed.
+        let first_advanced = first.id.to_string();
+        let e = st.steps.entry(first_advanced).or_default();
+        e.last = Some("failing".into());
+        e.checked_at = Some(1_000);
+        e.source_hash = Some("old".into());
+        let advanced = status_lines(&st, "abc", Some("def"), 1_000 + 180);
+        assert!(
+            advanced[core].contains("student/src/advanced.rs changed"),
+            "{}",
+            advanced[core]
+        );
     }
 }
 

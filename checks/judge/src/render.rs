@@ -149,7 +149,10 @@ pub fn fault(f: &Fault, step: &str, function: &str, limits: &Limits) -> String {
                 ("file", &crate::suites::file_of(step)),
             ],
         ),
-        Fault::Panicked(message) => tr("fault.panicked", &[("message", &message)]),
+        Fault::Panicked(message, None) => tr("fault.panicked", &[("message", &message)]),
+        Fault::Panicked(message, Some(at)) => {
+            tr("fault.panicked_at", &[("message", &message), ("at", &at)])
+        }
         Fault::Runaway(count) => tr("fault.runaway", &[("count", count)]),
         Fault::TimedOut => tr(
             "fault.timed_out",
