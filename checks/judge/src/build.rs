@@ -8,7 +8,7 @@
 //! for, in a cargo command of its own: a core submission builds exactly as
 //! it always did, and a broken advanced file never stops the core steps.
 
-use crate::catalog::tr;
+use crate::catalog::{t, tr};
 use crate::spawn::{self, Exit};
 use std::io;
 use std::path::{Path, PathBuf};
@@ -191,15 +191,20 @@ fn cargo_build_all(
     log_dir: &Path,
     runners: &[Runner],
 ) -> Result<Vec<Result<(), String>>, BuildError> {
-    warm(dir, target, log_dir)?;
+    // A manifest the learner broke fails every runner, as their own fault.
+    let every = |e: BuildError| match e {
+        BuildError::DoesNotCompile(why) => Ok(runners.iter().map(|_| Err(why.clone())).collect()),
+        kit => Err(kit),
+    };
+    if let Err(e) = warm(dir, target, log_dir) {
+        return every(e);
+    }
     let packages: Vec<&str> = runners.iter().map(|r| r.package()).collect();
     let (exit, stderr) = cargo(dir, target, log_dir, &packages, build_timeout())?;
-    let kit = |other: &Exit| {
-        BuildError::Kit(format!(
-            "cargo build ended with {other:?}: {}",
-            first_errors(&stderr, 20)
-        ))
-    };
+    if stderr.contains("student/Cargo.toml") {
+        return every(failed_build(&exit, &stderr));
+    }
+    let kit = |other: &Exit| failed_build(other, &stderr);
     match &exit {
         Exit::Success => return Ok(runners.iter().map(|_| Ok(())).collect()),
         Exit::Failure(_) => {}
@@ -303,11 +308,25 @@ fn warm(dir: &Path, target: &Path, log_dir: &Path) -> Result<(), BuildError> {
             std::fs::write(&marker, &lock)?;
             Ok(())
         }
-        (exit, stderr) => Err(BuildError::Kit(format!(
-            "cargo build ended with {exit:?}: {}",
-            first_errors(&stderr, 20)
-        ))),
+        (exit, stderr) => Err(failed_build(&exit, &stderr)),
     }
+}
+
+/// A cargo build that failed outside the compiler's judgement of the
+/// learner's code: the kit's fault, unless cargo could not read the
+/// learner's own `student/Cargo.toml` (a change of theirs).
+fn failed_build(exit: &Exit, stderr: &str) -> BuildError {
+    if stderr.contains("student/Cargo.toml") {
+        return BuildError::DoesNotCompile(format!(
+            "{}\n{}",
+            t("build.student_manifest"),
+            first_errors(stderr, 20)
+        ));
+    }
+    BuildError::Kit(format!(
+        "cargo build ended with {exit:?}: {}",
+        first_errors(stderr, 20)
+    ))
 }
 
 /// A runner ready to run; for a subject, its slot stays locked while this lives.

@@ -148,6 +148,38 @@ mod tests {
         assert_eq!(lang_from("fr_FR"), None);
     }
 
+    /// lab.sh speaks before the judge exists, from its own small table.
+    #[test]
+    fn the_shell_words_exist_in_both_languages_for_every_say() {
+        let table = include_str!("../../../fixtures/i18n/shell.txt");
+        let keys = |lang: &str| -> std::collections::BTreeSet<&str> {
+            table
+                .lines()
+                .filter(|l| !l.starts_with('#'))
+                .filter_map(|l| {
+                    let mut f = l.split('\t');
+                    let (l, k, text) = (f.next()?, f.next()?, f.next()?);
+                    (l == lang && !text.is_empty()).then_some(k)
+                })
+                .collect()
+        };
+        assert_eq!(keys("en"), keys("zh"));
+        let script = include_str!("../../../lab.sh");
+        let said: Vec<&str> = script
+            .split("say ")
+            .skip(1)
+            .filter_map(|rest| rest.split([' ', ';', '\n']).next())
+            .filter(|k| k.chars().all(|c| c.is_ascii_lowercase() || c == '_') && !k.is_empty())
+            .collect();
+        assert!(said.len() >= 4, "{said:?}");
+        for key in said {
+            assert!(
+                keys("en").contains(key),
+                "lab.sh says {key}, which has no words"
+            );
+        }
+    }
+
     #[test]
     fn plural_forms_follow_the_count() {
         let text = "drew {n} {n?fraction|fractions}, {n?it|they} {k?was|were} kept";

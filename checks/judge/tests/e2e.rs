@@ -239,6 +239,19 @@ fn a_crate_that_does_not_compile_is_reported_as_such() {
     assert_eq!(r.code, 3, "{}{}", r.stdout, r.stderr);
     assert!(r.stdout.contains("does not compile"), "{}", r.stdout);
     assert!(r.stdout.contains("error"), "{}", r.stdout);
+    // A manifest the learner broke is named as their change, not the kit's.
+    let manifest = kit.path().join("student/Cargo.toml");
+    let mut text = std::fs::read_to_string(&manifest).unwrap();
+    text.push_str("oops = [\n");
+    std::fs::write(&manifest, text).unwrap();
+    let r = run(kit.path(), "checks/01-contract.sh", &[], BUILD);
+    assert_eq!(r.code, 3, "{}{}", r.stdout, r.stderr);
+    let all = format!("{}{}", r.stdout, r.stderr);
+    assert!(
+        all.contains("student/Cargo.toml, which you changed"),
+        "{all}"
+    );
+    assert!(!all.contains("the kit itself failed"), "{all}");
 }
 
 fn hostile(kit: &Path, name: &str, body: &str) -> String {
