@@ -200,7 +200,7 @@ pub fn run(root: &Path, args: &CheckArgs) -> u8 {
     if args.subject.is_none() {
         remember(root, &results);
     }
-    let (passed, failed) = crate::console::report(&results, &args.limits);
+    let (passed, failed, not_started) = crate::console::report(&results, &args.limits);
     println!();
     let first_open = results.iter().find(|r| {
         !r.verdicts
@@ -227,10 +227,17 @@ pub fn run(root: &Path, args: &CheckArgs) -> u8 {
         println!("{}", crate::suites::tr_steps("run.advanced_invite", &[]));
     }
     println!("{seed_line}");
-    println!("{passed} passed, {failed} failed");
+    if not_started > 0 {
+        println!(
+            "{passed} passed, {failed} failed, {}",
+            tr("run.not_started", &[("count", &not_started)])
+        );
+    } else {
+        println!("{passed} passed, {failed} failed");
+    }
     if advanced_broken {
         status::DOES_NOT_COMPILE
-    } else if failed == 0 {
+    } else if failed == 0 && not_started == 0 {
         status::PASSED
     } else {
         status::FAILED

@@ -23,16 +23,33 @@ pub fn failure_text(result: &StepResult, clause: usize, limits: &Limits) -> Opti
         ClauseVerdict::NotImplemented
             if result.verdicts[..clause].contains(&ClauseVerdict::NotImplemented) =>
         {
-            Some(tr("fault.todo_again", &[("step", &suite.step)]))
+            Some(match result.stub_reached() {
+                Some(other) if other != suite.step => tr(
+                    "fault.todo_elsewhere_again",
+                    &[("step", &suite.step), ("other", &other)],
+                ),
+                _ => tr("fault.todo_again", &[("step", &suite.step)]),
+            })
         }
-        ClauseVerdict::NotImplemented => Some(tr(
-            "fault.todo",
-            &[
-                ("step", &suite.step),
-                ("function", &suite.function),
-                ("file", &crate::suites::file_of(suite.step)),
-            ],
-        )),
+        ClauseVerdict::NotImplemented => Some(match result.stub_reached() {
+            Some(other) if other != suite.step => tr(
+                "fault.todo_elsewhere",
+                &[
+                    ("step", &suite.step),
+                    ("function", &suite.function),
+                    ("other", &other),
+                    ("other_function", &crate::suites::function_of(other)),
+                ],
+            ),
+            _ => tr(
+                "fault.todo",
+                &[
+                    ("step", &suite.step),
+                    ("function", &suite.function),
+                    ("file", &crate::suites::file_of(suite.step)),
+                ],
+            ),
+        }),
         // Also said once per step.
         v @ (ClauseVerdict::NotAttempted | ClauseVerdict::NotBuilt) => {
             let first = !result.verdicts[..clause].contains(v);
@@ -74,10 +91,24 @@ fn colour_allowed(no_color: Option<&std::ffi::OsStr>, terminal: bool) -> bool {
     terminal && no_color.is_none_or(|v| v.is_empty())
 }
 
-/// Prints the trials; returns (passed, failed).
-pub fn report(results: &[StepResult], limits: &Limits) -> (u64, u64) {
+/// Prints the trials; returns (passed, failed, steps not started). A step
+/// not started is one `ignored` trial, not one failure per clause, so that
+/// a first check on the stubs fits on a screen.
+pub fn report(results: &[StepResult], limits: &Limits) -> (u64, u64, u64) {
     let mut trials = Vec::new();
+    let mut not_started = 0;
     for result in results {
+        if result.not_started() {
+            not_started += 1;
+            let name = format!(
+                "{} {} :: {}",
+                result.suite.step,
+                result.suite.function,
+                t("trial.not_started")
+            );
+            trials.push(Trial::test(name, || Ok(())).with_ignored_flag(true));
+            continue;
+        }
         for (i, clause) in result.suite.clauses.iter().enumerate() {
             let name = trial_name(result.suite.step, result.suite.function, &clause.key);
             let text = failure_text(result, i, limits);
@@ -101,7 +132,7 @@ pub fn report(results: &[StepResult], limits: &Limits) -> (u64, u64) {
     if printed > 0 {
         println!("{}", tr("run.printed", &[("bytes", &printed)]));
     }
-    (conclusion.num_passed, conclusion.num_failed)
+    (conclusion.num_passed, conclusion.num_failed, not_started)
 }
 
 #[cfg(test)]

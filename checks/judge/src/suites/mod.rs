@@ -173,7 +173,7 @@ pub fn entry(id: &str) -> &'static Entry {
 }
 
 /// The registered step `id`, if there is one.
-fn find(id: &str) -> Option<&'static Entry> {
+pub fn find(id: &str) -> Option<&'static Entry> {
     REGISTRY.iter().find(|e| e.id == id)
 }
 
