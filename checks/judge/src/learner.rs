@@ -6,6 +6,7 @@ use crate::cli::CheckArgs;
 use crate::state::{self, State};
 use crate::status;
 use crate::suites::{self, Track};
+use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -166,10 +167,23 @@ pub fn status(root: &Path) -> u8 {
     status::PASSED
 }
 
-/// Re-checks on every save of student/src/lib.rs (or advanced.rs);
-/// `max_checks` ends it (for tests).
+/// Re-checks on every save of student/src/lib.rs (or advanced.rs) and
+/// follows the learner: when the steps watched pass, it says so and moves
+/// on to the next step not yet passed. On a terminal it redraws the screen
+/// for each check. A line `h` shows the next hint of the step watched, `q`
+/// stops. `max_checks` ends it (for tests).
 pub fn watch(root: &Path, args: &CheckArgs, max_checks: Option<usize>) -> u8 {
     let lib = root.join("student/src/lib.rs");
+    let terminal = std::io::stdout().is_terminal();
+    let mut args = args.clone();
+    if !args.steps_given {
+        let st = state::load(root);
+        args.steps = vec![
+            next_unfinished(&st, advanced_file(root).is_some(), None).unwrap_or(args.steps[0])
+        ];
+        args.steps_given = true;
+    }
+    let keys = keys();
     println!("{}", t("watch.started"));
     let mut last = String::new();
     let mut checks = 0;
@@ -180,15 +194,87 @@ pub fn watch(root: &Path, args: &CheckArgs, max_checks: Option<usize>) -> u8 {
         }
         if hash != last {
             last = hash;
-            crate::check::run(root, args);
+            if terminal {
+                // Clears the screen and puts the cursor at its top.
+                print!("\x1b[2J\x1b[H");
+            }
+            let code = crate::check::run(root, &args);
             checks += 1;
+            if code == status::PASSED {
+                let st = state::load(root);
+                let after = args.steps.last().copied();
+                match next_unfinished(&st, advanced_file(root).is_some(), after) {
+                    Some(next) => {
+                        println!(
+                            "\n{}",
+                            tr(
+                                "watch.moving_on",
+                                &[("steps", &args.steps.join(", ")), ("next", &next)]
+                            )
+                        );
+                        args.steps = vec![next];
+                        // The next step is checked at once.
+                        last.clear();
+                    }
+                    None => println!("\n{}", t("watch.all_passed")),
+                }
+            }
             if max_checks.is_some_and(|m| checks >= m) {
                 return status::PASSED;
             }
-            println!("\n{}", t("watch.waiting"));
+            if !last.is_empty() {
+                println!(
+                    "\n{}",
+                    tr("watch.waiting", &[("step", &args.steps.join(", "))])
+                );
+            }
+        }
+        match keys.try_recv().as_deref().map(str::trim) {
+            Ok("h") => {
+                hint(root, args.steps[0], false);
+            }
+            Ok("q") => return status::PASSED,
+            _ => {}
         }
         std::thread::sleep(Duration::from_millis(400));
     }
+}
+
+/// The lines typed while `watch` runs (none when stdin is not a terminal).
+fn keys() -> std::sync::mpsc::Receiver<String> {
+    let (send, receive) = std::sync::mpsc::channel();
+    if std::io::stdin().is_terminal() {
+        let _ = std::thread::Builder::new()
+            .name("keys".into())
+            .spawn(move || {
+                for line in std::io::stdin().lines().map_while(Result::ok) {
+                    if send.send(line).is_err() {
+                        break;
+                    }
+                }
+            });
+    }
+    receive
+}
+
+/// The first step after `after` (in the registry's order, wrapping round)
+/// whose last check did not pass; advanced steps only for a learner who has
+/// an advanced.rs.
+fn next_unfinished(st: &State, advanced: bool, after: Option<&str>) -> Option<&'static str> {
+    let steps: Vec<&'static str> = suites::REGISTRY
+        .iter()
+        .filter(|e| advanced || e.track == Track::Core)
+        .map(|e| e.id)
+        .collect();
+    let start = after
+        .and_then(|a| steps.iter().position(|s| *s == a))
+        .map_or(0, |i| i + 1);
+    let open = |s: &&&str| st.steps.get(**s).and_then(|e| e.last.as_deref()) != Some("passed");
+    steps[start..]
+        .iter()
+        .chain(&steps[..start])
+        .find(open)
+        .copied()
 }
 
 /// Byte range of `pub fn name` in `source`: from its doc comment and
@@ -403,6 +489,27 @@ mod tests {
     use super::*;
 
     const SOURCE: &str = "pub use x::*;\n\n/// Doc.\n/// More.\npub fn a(s: &str) -> bool {\n    let c = '}';\n    let t = \"}{\";\n    // }\n    /* { */\n    if s.is_empty() { return true; }\n    false\n}\n\npub fn b<'a>(x: &'a str) -> &'a str {\n    x\n}\n";
+
+    #[test]
+    fn watch_moves_on_to_the_next_step_not_passed_wrapping_round() {
+        let mut st = State::default();
+        for (step, last) in [("01", "passed"), ("02", "failing"), ("03", "passed")] {
+            st.steps.entry(step.into()).or_default().last = Some(last.into());
+        }
+        assert_eq!(next_unfinished(&st, false, None), Some("02"));
+        assert_eq!(next_unfinished(&st, false, Some("02")), Some("04"));
+        let core = suites::core_ids();
+        for step in &core {
+            st.steps.entry(step.to_string()).or_default().last = Some("passed".into());
+        }
+        st.steps.get_mut("02").unwrap().last = Some("failing".into());
+        let last = *core.last().unwrap();
+        assert_eq!(next_unfinished(&st, false, Some(last)), Some("02"));
+        st.steps.get_mut("02").unwrap().last = Some("passed".into());
+        assert_eq!(next_unfinished(&st, false, Some(last)), None);
+        let first_advanced = suites::advanced_ids()[0];
+        assert_eq!(next_unfinished(&st, true, Some(last)), Some(first_advanced));
+    }
 
     #[test]
     fn the_last_hint_names_the_step_to_show() {

@@ -740,6 +740,24 @@ fn reset_restores_one_stub_with_a_backup_and_watch_checks_once() {
         line("03").contains("passed") && line("04").contains("not started"),
         "{status}"
     );
+    // Once step 03 passes, watch moves on to the next step not passed.
+    let r = run(
+        kit.path(),
+        "lab.sh",
+        &["watch", "3", "--max-checks", "2"],
+        BUILD,
+    );
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stdout.contains("step 03 passes. On to step 04"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout.contains("04 backoff :: not started"),
+        "{}",
+        r.stdout
+    );
     let r = run(kit.path(), "lab.sh", &["reset", "--all"], QUICK);
     assert_eq!(r.code, 0);
     assert_eq!(
