@@ -601,6 +601,7 @@ pub fn runners(
             .map(|(_, b)| {
                 b.clone()
                     .map(|()| target.join("debug").join(runner.package()))
+                    .map_err(|errors| signatures_first(root, &dir, runner, errors))
             })
     };
     let core = result_of(Runner::Core);
@@ -615,6 +616,48 @@ pub fn runners(
         advanced,
         _lock: lock,
     })
+}
+
+/// When the checker's own calls fail to compile because the learner changed
+/// a declaration, says which function, on which line, and what the contract
+/// fixes, and leaves out the compiler's messages about the checker's code
+/// (whose suggestions would be to edit the checker).
+fn signatures_first(root: &Path, dir: &Path, runner: Runner, errors: String) -> String {
+    if !errors.contains("--> checks/") {
+        return errors;
+    }
+    let file = match runner {
+        Runner::Core => "lib.rs",
+        Runner::Advanced => "advanced.rs",
+    };
+    let read = |p: PathBuf| std::fs::read_to_string(p).unwrap_or_default();
+    let learner = read(dir.join("student/src").join(file));
+    let stubs = read(root.join("fixtures/pristine").join(file));
+    let found = crate::signature::mismatches(&learner, &stubs);
+    if found.is_empty() {
+        return errors;
+    }
+    let mut text: Vec<String> = found
+        .iter()
+        .map(|m| {
+            tr(
+                "build.signature",
+                &[
+                    ("function", &m.function),
+                    ("file", &format!("student/src/{file}")),
+                    ("line", &m.line),
+                    ("got", &m.got),
+                    ("want", &m.want),
+                ],
+            )
+        })
+        .collect();
+    text.extend(
+        blocks(&errors)
+            .into_iter()
+            .filter(|b| b.starts_with("error") && !b.contains("--> checks/")),
+    );
+    text.join("\n\n")
 }
 
 #[cfg(test)]

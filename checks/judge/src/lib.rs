@@ -36,6 +36,7 @@ pub mod selftest;
 pub mod session;
 pub mod show;
 pub mod shrink;
+pub mod signature;
 pub mod simpler;
 pub mod spawn;
 pub mod state;

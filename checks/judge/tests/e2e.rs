@@ -239,6 +239,24 @@ fn a_crate_that_does_not_compile_is_reported_as_such() {
     assert_eq!(r.code, 3, "{}{}", r.stdout, r.stderr);
     assert!(r.stdout.contains("does not compile"), "{}", r.stdout);
     assert!(r.stdout.contains("error"), "{}", r.stdout);
+    // A changed signature names the learner's line and the contract's
+    // declaration, not the checker's code that calls it.
+    let stub = std::fs::read_to_string(kit.path().join("fixtures/pristine/lib.rs")).unwrap();
+    let changed = stub.replace(
+        "pub fn retryable(status: u16)",
+        "pub fn retryable(status: u32)",
+    );
+    assert_ne!(stub, changed);
+    std::fs::write(&lib, changed).unwrap();
+    let r = run(kit.path(), "checks/01-contract.sh", &[], BUILD);
+    assert_eq!(r.code, 3, "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stdout.contains("`retryable` in student/src/lib.rs:")
+            && r.stdout.contains("pub fn retryable(status: u16) -> bool"),
+        "{}",
+        r.stdout
+    );
+    assert!(!r.stdout.contains("checks/runner"), "{}", r.stdout);
     // A manifest the learner broke is named as their change, not the kit's.
     let manifest = kit.path().join("student/Cargo.toml");
     let mut text = std::fs::read_to_string(&manifest).unwrap();
