@@ -7,8 +7,23 @@ export LAB_ROOT="$root"
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$root/target}"
 cd "$root"
 
+# The language of the few lines said here, chosen as the checker chooses it:
+# --lang, else LAB_LANG, else LANG.
+lang=en
+for v in "${LANG:-}" "${LAB_LANG:-}"; do
+  case "$v" in [zZ][hH]*) lang=zh ;; [eE][nN]*|C|POSIX) lang=en ;; esac
+done
+prev=
+for a in "$@"; do
+  if [ "$prev" = --lang ]; then
+    case "$a" in [zZ][hH]*) lang=zh ;; [eE][nN]*) lang=en ;; esac
+  fi
+  prev=$a
+done
+say() { awk -F '\t' -v l="$lang" -v k="$1" '$1 == l && $2 == k { print $3; exit }' fixtures/i18n/shell.txt >&2; }
+
 if ! command -v cargo >/dev/null 2>&1; then
-  echo "lab: cargo is not on PATH; install Rust (https://rustup.rs) and try again" >&2
+  say no_cargo
   exit 4
 fi
 
@@ -19,12 +34,22 @@ build_judge() {
       checks/judge/Cargo.toml fixtures/cases fixtures/i18n -newer "$bin" -print -quit 2>/dev/null)" ]; then
     return 0
   fi
+  if [ -t 2 ]; then
+    # On a terminal the learner sees at once that something is happening,
+    # and cargo's own progress bar (cargo draws it only on a terminal).
+    say building
+    cargo build -p lab-judge && return 0
+  fi
+  # Quiet (or, after a failure on a terminal, once more to read the reason).
   log=$(mktemp)
   if ! cargo build --quiet -p lab-judge 2>"$log"; then
-    echo "lab: the kit's checker failed to build (this is not your code):" >&2
+    # A manifest the learner broke is theirs to mend (status 3, as when
+    # their code does not compile); anything else is the kit's (status 4).
+    local status=4
+    if grep -q 'student/Cargo.toml' "$log"; then say manifest; status=3; else say kit_failed; fi
     tail -n 30 "$log" >&2
     rm -f "$log"
-    exit 4
+    exit "$status"
   fi
   rm -f "$log"
 }
@@ -38,7 +63,7 @@ if [ "$selftest" = no ] && [ "${1:-}" = "--lang" ] && [ "${3:-}" = "selftest" ];
 fi
 if [ "$selftest" = yes ]; then
   if [ ! -d solutions ] || [ ! -d checks/judge/tests ]; then
-    echo "lab: selftest needs the instructor's kit (this copy has no solutions/); learners use ./lab.sh check" >&2
+    say no_solutions
     exit 2
   fi
   set -x

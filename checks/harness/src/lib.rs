@@ -20,6 +20,7 @@ pub struct Runaway(pub u32);
 
 thread_local! {
     static LAST_PANIC: RefCell<Option<String>> = const { RefCell::new(None) };
+    static PANIC_AT: RefCell<Option<String>> = const { RefCell::new(None) };
 }
 
 /// Another way to run the binary (such as the core runner's `try`): `Some`
@@ -98,7 +99,11 @@ fn run(args: &[String], dispatch: fn(Call) -> Observed) -> Result<(), String> {
                 None => "(a panic without a message)".to_string(),
             },
         };
+        let at = info
+            .location()
+            .map(|l| format!("{}:{}:{}", shown_path(l.file()), l.line(), l.column()));
         LAST_PANIC.with(|p| *p.borrow_mut() = Some(message));
+        PANIC_AT.with(|p| *p.borrow_mut() = at);
     }));
     for line in lines.skip(from) {
         let line = line.map_err(|e| e.to_string())?;
@@ -121,6 +126,7 @@ pub struct KitError(pub String);
 
 fn observe(dispatch: fn(Call) -> Observed, call: Call) -> Result<Observed, String> {
     LAST_PANIC.with(|p| p.borrow_mut().take());
+    PANIC_AT.with(|p| p.borrow_mut().take());
     match panic::catch_unwind(AssertUnwindSafe(|| dispatch(call))) {
         Ok(observed) => Ok(observed),
         Err(payload) => {
@@ -137,15 +143,47 @@ fn observe(dispatch: fn(Call) -> Observed, call: Call) -> Result<Observed, Strin
     }
 }
 
-/// The outcome of a learner panic with this message (as caught by the hook).
+/// The outcome of a learner panic with this message (as caught by the
+/// hook), and where the hook saw it happen.
 pub fn panicked(message: Option<&str>) -> Observed {
     let message = message.unwrap_or("(a panic without a message)").to_string();
     let todo = message.starts_with("not yet implemented") || message.starts_with("not implemented");
-    Observed::Panicked { message, todo }
+    let at = PANIC_AT.with(|p| p.borrow_mut().take());
+    Observed::Panicked { message, todo, at }
+}
+
+/// A source path as the learner knows it: from `student/` (the learner's
+/// files, wherever the build copied them) or `checks/` (the kit's) on.
+fn shown_path(file: &str) -> &str {
+    file.rfind("student/")
+        .or_else(|| file.rfind("checks/"))
+        .map_or(file, |at| &file[at..])
 }
 
 /// The message of the last panic caught on this thread, if any (for
 /// dispatch functions that catch panics themselves).
 pub fn take_last_panic() -> Option<String> {
     LAST_PANIC.with(|p| p.borrow_mut().take())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::shown_path;
+
+    #[test]
+    fn panic_locations_read_from_the_learners_or_the_kits_folder() {
+        assert_eq!(
+            shown_path("/tmp/lab-slot-x/student/src/lib.rs"),
+            "student/src/lib.rs"
+        );
+        assert_eq!(
+            shown_path("checks/runner-advanced/src/../../../student/src/advanced.rs"),
+            "student/src/advanced.rs"
+        );
+        assert_eq!(
+            shown_path("/x/checks/api/src/lib.rs"),
+            "checks/api/src/lib.rs"
+        );
+        assert_eq!(shown_path("src/main.rs"), "src/main.rs");
+    }
 }

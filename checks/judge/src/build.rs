@@ -8,7 +8,7 @@
 //! for, in a cargo command of its own: a core submission builds exactly as
 //! it always did, and a broken advanced file never stops the core steps.
 
-use crate::catalog::tr;
+use crate::catalog::{t, tr};
 use crate::spawn::{self, Exit};
 use std::io;
 use std::path::{Path, PathBuf};
@@ -191,15 +191,20 @@ fn cargo_build_all(
     log_dir: &Path,
     runners: &[Runner],
 ) -> Result<Vec<Result<(), String>>, BuildError> {
-    warm(dir, target, log_dir)?;
+    // A manifest the learner broke fails every runner, as their own fault.
+    let every = |e: BuildError| match e {
+        BuildError::DoesNotCompile(why) => Ok(runners.iter().map(|_| Err(why.clone())).collect()),
+        kit => Err(kit),
+    };
+    if let Err(e) = warm(dir, target, log_dir) {
+        return every(e);
+    }
     let packages: Vec<&str> = runners.iter().map(|r| r.package()).collect();
     let (exit, stderr) = cargo(dir, target, log_dir, &packages, build_timeout())?;
-    let kit = |other: &Exit| {
-        BuildError::Kit(format!(
-            "cargo build ended with {other:?}: {}",
-            first_errors(&stderr, 20)
-        ))
-    };
+    if stderr.contains("student/Cargo.toml") {
+        return every(failed_build(&exit, &stderr));
+    }
+    let kit = |other: &Exit| failed_build(other, &stderr);
     match &exit {
         Exit::Success => return Ok(runners.iter().map(|_| Ok(())).collect()),
         Exit::Failure(_) => {}
@@ -303,11 +308,25 @@ fn warm(dir: &Path, target: &Path, log_dir: &Path) -> Result<(), BuildError> {
             std::fs::write(&marker, &lock)?;
             Ok(())
         }
-        (exit, stderr) => Err(BuildError::Kit(format!(
-            "cargo build ended with {exit:?}: {}",
-            first_errors(&stderr, 20)
-        ))),
+        (exit, stderr) => Err(failed_build(&exit, &stderr)),
     }
+}
+
+/// A cargo build that failed outside the compiler's judgement of the
+/// learner's code: the kit's fault, unless cargo could not read the
+/// learner's own `student/Cargo.toml` (a change of theirs).
+fn failed_build(exit: &Exit, stderr: &str) -> BuildError {
+    if stderr.contains("student/Cargo.toml") {
+        return BuildError::DoesNotCompile(format!(
+            "{}\n{}",
+            t("build.student_manifest"),
+            first_errors(stderr, 20)
+        ));
+    }
+    BuildError::Kit(format!(
+        "cargo build ended with {exit:?}: {}",
+        first_errors(stderr, 20)
+    ))
 }
 
 /// A runner ready to run; for a subject, its slot stays locked while this lives.
@@ -582,6 +601,7 @@ pub fn runners(
             .map(|(_, b)| {
                 b.clone()
                     .map(|()| target.join("debug").join(runner.package()))
+                    .map_err(|errors| signatures_first(root, &dir, runner, errors))
             })
     };
     let core = result_of(Runner::Core);
@@ -596,6 +616,48 @@ pub fn runners(
         advanced,
         _lock: lock,
     })
+}
+
+/// When the checker's own calls fail to compile because the learner changed
+/// a declaration, says which function, on which line, and what the contract
+/// fixes, and leaves out the compiler's messages about the checker's code
+/// (whose suggestions would be to edit the checker).
+fn signatures_first(root: &Path, dir: &Path, runner: Runner, errors: String) -> String {
+    if !errors.contains("--> checks/") {
+        return errors;
+    }
+    let file = match runner {
+        Runner::Core => "lib.rs",
+        Runner::Advanced => "advanced.rs",
+    };
+    let read = |p: PathBuf| std::fs::read_to_string(p).unwrap_or_default();
+    let learner = read(dir.join("student/src").join(file));
+    let stubs = read(root.join("fixtures/pristine").join(file));
+    let found = crate::signature::mismatches(&learner, &stubs);
+    if found.is_empty() {
+        return errors;
+    }
+    let mut text: Vec<String> = found
+        .iter()
+        .map(|m| {
+            tr(
+                "build.signature",
+                &[
+                    ("function", &m.function),
+                    ("file", &format!("student/src/{file}")),
+                    ("line", &m.line),
+                    ("got", &m.got),
+                    ("want", &m.want),
+                ],
+            )
+        })
+        .collect();
+    text.extend(
+        blocks(&errors)
+            .into_iter()
+            .filter(|b| b.starts_with("error") && !b.contains("--> checks/")),
+    );
+    text.join("\n\n")
 }
 
 #[cfg(test)]

@@ -44,7 +44,17 @@ fn remember(root: &Path, results: &[crate::evaluate::StepResult]) {
 }
 
 pub fn rerun_command(args: &CheckArgs, seed: u64) -> String {
-    let mut cmd = String::from("./lab.sh check");
+    rerun_in(crate::catalog::active(), args, seed)
+}
+
+/// The command that repeats a check in `lang`: a language other than
+/// English is named, so that the rerun reads as this run did.
+fn rerun_in(lang: crate::catalog::Lang, args: &CheckArgs, seed: u64) -> String {
+    let mut cmd = String::from("./lab.sh");
+    if lang != crate::catalog::Lang::En {
+        cmd += &format!(" --lang {}", crate::catalog::code(lang));
+    }
+    cmd += " check";
     if args.steps_given {
         for s in &args.steps {
             cmd += &format!(" {s}");
@@ -190,7 +200,7 @@ pub fn run(root: &Path, args: &CheckArgs) -> u8 {
     if args.subject.is_none() {
         remember(root, &results);
     }
-    let (passed, failed) = crate::console::report(&results, &args.limits);
+    let (passed, failed, not_started) = crate::console::report(&results, &args.limits);
     println!();
     let first_open = results.iter().find(|r| {
         !r.verdicts
@@ -217,12 +227,47 @@ pub fn run(root: &Path, args: &CheckArgs) -> u8 {
         println!("{}", crate::suites::tr_steps("run.advanced_invite", &[]));
     }
     println!("{seed_line}");
-    println!("{passed} passed, {failed} failed");
+    if not_started > 0 {
+        println!(
+            "{passed} passed, {failed} failed, {}",
+            tr("run.not_started", &[("count", &not_started)])
+        );
+    } else {
+        println!("{passed} passed, {failed} failed");
+    }
     if advanced_broken {
         status::DOES_NOT_COMPILE
-    } else if failed == 0 {
+    } else if failed == 0 && not_started == 0 {
         status::PASSED
     } else {
         status::FAILED
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::rerun_in;
+    use crate::catalog::Lang;
+    use crate::cli::{parse, Command};
+
+    fn args(words: &[&str]) -> crate::cli::CheckArgs {
+        let words: Vec<String> = words.iter().map(|w| w.to_string()).collect();
+        match parse(&words).map(|c| c.command) {
+            Ok(Command::Check(a)) => a,
+            other => panic!("not a check: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn the_rerun_line_keeps_the_language_and_the_steps() {
+        let a = args(&["check", "04", "--subject", "sub"]);
+        assert_eq!(
+            rerun_in(Lang::Zh, &a, 9),
+            "./lab.sh --lang zh check 04 --subject sub --seed 9"
+        );
+        assert_eq!(
+            rerun_in(Lang::En, &a, 9),
+            "./lab.sh check 04 --subject sub --seed 9"
+        );
     }
 }

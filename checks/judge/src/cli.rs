@@ -86,6 +86,14 @@ fn count(option: &str, text: &str) -> Result<u64, String> {
     }
 }
 
+/// The language named by a well-formed `--lang X`, looked for before the
+/// rest is parsed.
+pub fn lang_asked(args: &[String]) -> Option<Lang> {
+    args.windows(2)
+        .find(|w| w[0] == "--lang")
+        .and_then(|w| lang_from(&w[1]))
+}
+
 /// Parses the arguments after the program name.
 pub fn parse(args: &[String]) -> Result<Cli, String> {
     let mut lang = None;
@@ -101,8 +109,11 @@ pub fn parse(args: &[String]) -> Result<Cli, String> {
             rest.push(a.clone());
         }
     }
+    // `COMMAND --help` prints the help, as the command alone would not.
+    let asks_help = rest.iter().any(|a| a == "--help" || a == "-h");
     let command = match rest.first().map(String::as_str) {
         None | Some("help" | "--help" | "-h") => Command::Help,
+        Some(_) if asks_help => Command::Help,
         Some("check") => Command::Check(check(&rest[1..])?),
         Some("selftest") => Command::Selftest(selftest(&rest[1..])?),
         Some("grade") => Command::Grade(grade(&rest[1..])?),
@@ -182,7 +193,10 @@ fn one_step(args: &[String], usage: &str) -> Result<&'static str, String> {
     match args {
         [step] => parse_step(step)
             .ok_or_else(|| crate::suites::tr_steps("error.unknown_step", &[("step", step)])),
-        _ => Err(tr("error.missing_value", &[("option", &usage)])),
+        _ => Err(crate::suites::tr_steps(
+            "error.one_step",
+            &[("usage", &usage)],
+        )),
     }
 }
 
@@ -324,6 +338,41 @@ mod tests {
         assert_eq!(c.steps, vec!["02", "04"]);
         assert_eq!(c.seed, Some(17));
         assert_eq!(c.limits.case, Duration::from_millis(500));
+    }
+
+    #[test]
+    fn every_command_takes_help() {
+        for line in [
+            "grade --help",
+            "bench --help",
+            "check 04 -h",
+            "help",
+            "--help",
+        ] {
+            assert!(
+                matches!(parse(&args(line)).unwrap().command, Command::Help),
+                "{line}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_step_command_without_its_step_says_so() {
+        for line in ["hint", "show", "hint 1 2", "reset"] {
+            let e = parse(&args(line)).unwrap_err();
+            assert!(
+                e.contains("takes one step number, from 01 to"),
+                "{line}: {e}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_language_is_found_before_parsing() {
+        assert_eq!(lang_asked(&args("check 99 --lang zh")), Some(Lang::Zh));
+        assert_eq!(lang_asked(&args("--lang en hint")), Some(Lang::En));
+        assert_eq!(lang_asked(&args("--lang fr check")), None);
+        assert_eq!(lang_asked(&args("check --lang")), None);
     }
 
     #[test]

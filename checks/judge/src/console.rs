@@ -23,16 +23,33 @@ pub fn failure_text(result: &StepResult, clause: usize, limits: &Limits) -> Opti
         ClauseVerdict::NotImplemented
             if result.verdicts[..clause].contains(&ClauseVerdict::NotImplemented) =>
         {
-            Some(tr("fault.todo_again", &[("step", &suite.step)]))
+            Some(match result.stub_reached() {
+                Some(other) if other != suite.step => tr(
+                    "fault.todo_elsewhere_again",
+                    &[("step", &suite.step), ("other", &other)],
+                ),
+                _ => tr("fault.todo_again", &[("step", &suite.step)]),
+            })
         }
-        ClauseVerdict::NotImplemented => Some(tr(
-            "fault.todo",
-            &[
-                ("step", &suite.step),
-                ("function", &suite.function),
-                ("file", &crate::suites::file_of(suite.step)),
-            ],
-        )),
+        ClauseVerdict::NotImplemented => Some(match result.stub_reached() {
+            Some(other) if other != suite.step => tr(
+                "fault.todo_elsewhere",
+                &[
+                    ("step", &suite.step),
+                    ("function", &suite.function),
+                    ("other", &other),
+                    ("other_function", &crate::suites::function_of(other)),
+                ],
+            ),
+            _ => tr(
+                "fault.todo",
+                &[
+                    ("step", &suite.step),
+                    ("function", &suite.function),
+                    ("file", &crate::suites::file_of(suite.step)),
+                ],
+            ),
+        }),
         // Also said once per step.
         v @ (ClauseVerdict::NotAttempted | ClauseVerdict::NotBuilt) => {
             let first = !result.verdicts[..clause].contains(v);
@@ -62,13 +79,36 @@ pub fn failure_text(result: &StepResult, clause: usize, limits: &Limits) -> Opti
 }
 
 fn colour_wanted() -> bool {
-    std::env::var_os("NO_COLOR").is_none() && std::io::stdout().is_terminal()
+    colour_allowed(
+        std::env::var_os("NO_COLOR").as_deref(),
+        std::io::stdout().is_terminal(),
+    )
 }
 
-/// Prints the trials; returns (passed, failed).
-pub fn report(results: &[StepResult], limits: &Limits) -> (u64, u64) {
+/// Colour on a terminal unless `NO_COLOR` holds a value: an empty
+/// `NO_COLOR=` does not turn it off (no-color.org).
+fn colour_allowed(no_color: Option<&std::ffi::OsStr>, terminal: bool) -> bool {
+    terminal && no_color.is_none_or(|v| v.is_empty())
+}
+
+/// Prints the trials; returns (passed, failed, steps not started). A step
+/// not started is one `ignored` trial, not one failure per clause, so that
+/// a first check on the stubs fits on a screen.
+pub fn report(results: &[StepResult], limits: &Limits) -> (u64, u64, u64) {
     let mut trials = Vec::new();
+    let mut not_started = 0;
     for result in results {
+        if result.not_started() {
+            not_started += 1;
+            let name = format!(
+                "{} {} :: {}",
+                result.suite.step,
+                result.suite.function,
+                t("trial.not_started")
+            );
+            trials.push(Trial::test(name, || Ok(())).with_ignored_flag(true));
+            continue;
+        }
         for (i, clause) in result.suite.clauses.iter().enumerate() {
             let name = trial_name(result.suite.step, result.suite.function, &clause.key);
             let text = failure_text(result, i, limits);
@@ -92,5 +132,19 @@ pub fn report(results: &[StepResult], limits: &Limits) -> (u64, u64) {
     if printed > 0 {
         println!("{}", tr("run.printed", &[("bytes", &printed)]));
     }
-    (conclusion.num_passed, conclusion.num_failed)
+    (conclusion.num_passed, conclusion.num_failed, not_started)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::colour_allowed;
+    use std::ffi::OsStr;
+
+    #[test]
+    fn only_a_non_empty_no_color_turns_colour_off() {
+        assert!(colour_allowed(None, true));
+        assert!(colour_allowed(Some(OsStr::new("")), true));
+        assert!(!colour_allowed(Some(OsStr::new("1")), true));
+        assert!(!colour_allowed(None, false));
+    }
 }

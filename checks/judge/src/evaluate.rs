@@ -3,10 +3,11 @@
 
 use crate::limits::Limits;
 use crate::rng::Gen;
-use crate::session::{self, SuiteRun};
+use crate::session::{self, Got, SuiteRun};
 use crate::shrink;
 use crate::suites::{self, Check, Clause, Suite};
 use crate::verdict::{clause_verdict, judge, ClauseVerdict, Fault};
+use lab_wire::Observed;
 use std::io;
 use std::path::Path;
 
@@ -42,12 +43,36 @@ impl StepResult {
             .any(|v| matches!(v, ClauseVerdict::NotAttempted | ClauseVerdict::NotBuilt))
     }
 
-    /// The step was not started: every clause still reaches `todo!()`.
+    /// The step was not started: every clause still reaches `todo!()`, and
+    /// that stub is the step's own (not another step's that it calls).
     pub fn not_started(&self) -> bool {
         self.verdicts
             .iter()
             .all(|v| matches!(v, ClauseVerdict::NotImplemented))
+            && self.stub_reached().is_none_or(|s| s == self.suite.step)
     }
+
+    /// The step whose stub the learner's code reached first, read from the
+    /// stubs' own `todo!("step NN: …")` message; `None` when no case reached
+    /// a stub or its message names no step.
+    pub fn stub_reached(&self) -> Option<&'static str> {
+        self.run.got.iter().flatten().find_map(|g| match g {
+            Got::Observed(Observed::Panicked {
+                message,
+                todo: true,
+                ..
+            }) => Some(stub_step(message)),
+            _ => None,
+        })?
+    }
+}
+
+/// The registered step a stub's `todo!` message names: "not yet
+/// implemented: step 04: backoff(…)" → `04`.
+pub fn stub_step(message: &str) -> Option<&'static str> {
+    let rest = message.split_once(": step ")?.1;
+    let id = rest.split(':').next()?;
+    crate::suites::find(id).map(|e| e.id)
 }
 
 /// A step's suite with its clauses but none of their checks: what a step
@@ -180,7 +205,7 @@ fn shrink_failures(
         let Some((i, fault)) = faults.first().cloned() else {
             continue;
         };
-        if !key.ends_with("/random") || !matches!(fault, Fault::Wrong(_) | Fault::Panicked(_)) {
+        if !key.ends_with("/random") || !matches!(fault, Fault::Wrong(_) | Fault::Panicked(..)) {
             continue;
         }
         let mut current = result.suite.clauses[c].checks[i].clone();
@@ -206,7 +231,7 @@ fn shrink_failures(
                 .iter()
                 .zip(&run.got[0])
                 .find_map(|(k, g)| match judge(k, g) {
-                    Some(f @ (Fault::Wrong(_) | Fault::Panicked(_))) => Some((k.clone(), f)),
+                    Some(f @ (Fault::Wrong(_) | Fault::Panicked(..))) => Some((k.clone(), f)),
                     _ => None,
                 });
             let Some((check, f)) = found else { break };
@@ -284,4 +309,24 @@ pub fn run_with(
         slots[place] = Some(result);
     }
     Ok(slots.into_iter().flatten().collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::stub_step;
+
+    #[test]
+    fn a_stubs_message_names_its_step() {
+        assert_eq!(
+            stub_step("not yet implemented: step 04: backoff(1, 0.5, 8)"),
+            Some("04")
+        );
+        assert_eq!(
+            stub_step("not yet implemented: step 13: Gate::in_use"),
+            Some("13")
+        );
+        assert_eq!(stub_step("not yet implemented: step 99: x"), None);
+        assert_eq!(stub_step("not yet implemented"), None);
+        assert_eq!(stub_step("not implemented: my own todo"), None);
+    }
 }

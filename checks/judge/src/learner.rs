@@ -6,6 +6,7 @@ use crate::cli::CheckArgs;
 use crate::state::{self, State};
 use crate::status;
 use crate::suites::{self, Track};
+use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -72,13 +73,20 @@ pub fn hint(root: &Path, step: &str, all: bool) -> u8 {
         );
         println!("{h}\n");
     }
-    if shown < list.len() {
-        println!("{}", tr("hint.more", &[("step", &step)]));
-    } else {
-        println!("{}", t("hint.no_more"));
-    }
+    println!("{}", hint_footer(step, shown, list.len()));
     let _ = state::save(root, &st);
     status::PASSED
+}
+
+/// The line under the hints shown: how to see the next one, or where the
+/// step's text is once every hint has been shown.
+fn hint_footer(step: &str, shown: usize, hints: usize) -> String {
+    let key = if shown < hints {
+        "hint.more"
+    } else {
+        "hint.no_more"
+    };
+    tr(key, &[("step", &step)])
 }
 
 fn ago(seconds: u64) -> String {
@@ -103,24 +111,48 @@ pub fn status_lines(
         .map(|h| suites::track(Track::Advanced).map(move |s| (s, h)))
         .into_iter()
         .flatten();
-    suites::track(Track::Core)
+    let rows: Vec<_> = suites::track(Track::Core)
         .map(|s| (s, current_hash))
         .chain(advanced)
+        .collect();
+    let pad = |text: &str, width: usize| {
+        let gap = width.saturating_sub(crate::render::display_width(text));
+        format!("{text}{}", " ".repeat(gap))
+    };
+    let words = [
+        t("status.passed"),
+        t("status.failing"),
+        t("status.not_started"),
+    ];
+    let width = |texts: &mut dyn Iterator<Item = &str>| {
+        texts.map(crate::render::display_width).max().unwrap_or(0)
+    };
+    let function_width = width(&mut rows.iter().map(|((_, f), _)| *f));
+    let word_width = width(&mut words.iter().map(String::as_str));
+    rows.into_iter()
         .map(|((step, function), current_hash)| {
             let entry = st.steps.get(step).cloned().unwrap_or_default();
             let word = match entry.last.as_deref() {
-                Some("passed") => t("status.passed"),
-                Some("failing") => t("status.failing"),
-                _ => t("status.not_started"),
+                Some("passed") => &words[0],
+                Some("failing") => &words[1],
+                _ => &words[2],
             };
-            let mut line = format!("{step} {function:<12} {word}");
+            let mut line = format!(
+                "{step} {}  {}",
+                pad(function, function_width),
+                pad(word, word_width)
+            );
             if let Some(at) = entry.checked_at {
-                line += &format!("  ({})", ago(now.saturating_sub(at)));
+                line += &format!(
+                    "  {}",
+                    tr("status.when", &[("ago", &ago(now.saturating_sub(at)))])
+                );
                 if entry.source_hash.as_deref() != Some(current_hash) {
-                    line += &format!("  {}", t("status.changed"));
+                    let file = suites::file_of(step);
+                    line += &format!("  {}", tr("status.changed", &[("file", &file)]));
                 }
             }
-            line
+            line.trim_end().to_string()
         })
         .collect()
 }
@@ -135,10 +167,23 @@ pub fn status(root: &Path) -> u8 {
     status::PASSED
 }
 
-/// Re-checks on every save of student/src/lib.rs (or advanced.rs);
-/// `max_checks` ends it (for tests).
+/// Re-checks on every save of student/src/lib.rs (or advanced.rs) and
+/// follows the learner: when the steps watched pass, it says so and moves
+/// on to the next step not yet passed. On a terminal it redraws the screen
+/// for each check. A line `h` shows the next hint of the step watched, `q`
+/// stops. `max_checks` ends it (for tests).
 pub fn watch(root: &Path, args: &CheckArgs, max_checks: Option<usize>) -> u8 {
     let lib = root.join("student/src/lib.rs");
+    let terminal = std::io::stdout().is_terminal();
+    let mut args = args.clone();
+    if !args.steps_given {
+        let st = state::load(root);
+        args.steps = vec![
+            next_unfinished(&st, advanced_file(root).is_some(), None).unwrap_or(args.steps[0])
+        ];
+        args.steps_given = true;
+    }
+    let keys = keys();
     println!("{}", t("watch.started"));
     let mut last = String::new();
     let mut checks = 0;
@@ -149,15 +194,87 @@ pub fn watch(root: &Path, args: &CheckArgs, max_checks: Option<usize>) -> u8 {
         }
         if hash != last {
             last = hash;
-            crate::check::run(root, args);
+            if terminal {
+                // Clears the screen and puts the cursor at its top.
+                print!("\x1b[2J\x1b[H");
+            }
+            let code = crate::check::run(root, &args);
             checks += 1;
+            if code == status::PASSED {
+                let st = state::load(root);
+                let after = args.steps.last().copied();
+                match next_unfinished(&st, advanced_file(root).is_some(), after) {
+                    Some(next) => {
+                        println!(
+                            "\n{}",
+                            tr(
+                                "watch.moving_on",
+                                &[("steps", &args.steps.join(", ")), ("next", &next)]
+                            )
+                        );
+                        args.steps = vec![next];
+                        // The next step is checked at once.
+                        last.clear();
+                    }
+                    None => println!("\n{}", t("watch.all_passed")),
+                }
+            }
             if max_checks.is_some_and(|m| checks >= m) {
                 return status::PASSED;
             }
-            println!("\n{}", t("watch.waiting"));
+            if !last.is_empty() {
+                println!(
+                    "\n{}",
+                    tr("watch.waiting", &[("step", &args.steps.join(", "))])
+                );
+            }
+        }
+        match keys.try_recv().as_deref().map(str::trim) {
+            Ok("h") => {
+                hint(root, args.steps[0], false);
+            }
+            Ok("q") => return status::PASSED,
+            _ => {}
         }
         std::thread::sleep(Duration::from_millis(400));
     }
+}
+
+/// The lines typed while `watch` runs (none when stdin is not a terminal).
+fn keys() -> std::sync::mpsc::Receiver<String> {
+    let (send, receive) = std::sync::mpsc::channel();
+    if std::io::stdin().is_terminal() {
+        let _ = std::thread::Builder::new()
+            .name("keys".into())
+            .spawn(move || {
+                for line in std::io::stdin().lines().map_while(Result::ok) {
+                    if send.send(line).is_err() {
+                        break;
+                    }
+                }
+            });
+    }
+    receive
+}
+
+/// The first step after `after` (in the registry's order, wrapping round)
+/// whose last check did not pass; advanced steps only for a learner who has
+/// an advanced.rs.
+fn next_unfinished(st: &State, advanced: bool, after: Option<&str>) -> Option<&'static str> {
+    let steps: Vec<&'static str> = suites::REGISTRY
+        .iter()
+        .filter(|e| advanced || e.track == Track::Core)
+        .map(|e| e.id)
+        .collect();
+    let start = after
+        .and_then(|a| steps.iter().position(|s| *s == a))
+        .map_or(0, |i| i + 1);
+    let open = |s: &&&str| st.steps.get(**s).and_then(|e| e.last.as_deref()) != Some("passed");
+    steps[start..]
+        .iter()
+        .chain(&steps[..start])
+        .find(open)
+        .copied()
 }
 
 /// Byte range of `pub fn name` in `source`: from its doc comment and
@@ -288,7 +405,7 @@ fn replace_file(root: &Path, file: &Path, current: Option<&str>, new: &str, what
     let name = file
         .file_name()
         .map_or("file".into(), |n| n.to_string_lossy().into_owned());
-    let stamp = state::now();
+    let stamp = state::stamp(state::now());
     let backup = (0..)
         .map(|n| match n {
             0 => state::dir(root).join(format!("backups/{name}.{stamp}")),
@@ -374,6 +491,36 @@ mod tests {
     const SOURCE: &str = "pub use x::*;\n\n/// Doc.\n/// More.\npub fn a(s: &str) -> bool {\n    let c = '}';\n    let t = \"}{\";\n    // }\n    /* { */\n    if s.is_empty() { return true; }\n    false\n}\n\npub fn b<'a>(x: &'a str) -> &'a str {\n    x\n}\n";
 
     #[test]
+    fn watch_moves_on_to_the_next_step_not_passed_wrapping_round() {
+        let mut st = State::default();
+        for (step, last) in [("01", "passed"), ("02", "failing"), ("03", "passed")] {
+            st.steps.entry(step.into()).or_default().last = Some(last.into());
+        }
+        assert_eq!(next_unfinished(&st, false, None), Some("02"));
+        assert_eq!(next_unfinished(&st, false, Some("02")), Some("04"));
+        let core = suites::core_ids();
+        for step in &core {
+            st.steps.entry(step.to_string()).or_default().last = Some("passed".into());
+        }
+        st.steps.get_mut("02").unwrap().last = Some("failing".into());
+        let last = *core.last().unwrap();
+        assert_eq!(next_unfinished(&st, false, Some(last)), Some("02"));
+        st.steps.get_mut("02").unwrap().last = Some("passed".into());
+        assert_eq!(next_unfinished(&st, false, Some(last)), None);
+        let first_advanced = suites::advanced_ids()[0];
+        assert_eq!(next_unfinished(&st, true, Some(last)), Some(first_advanced));
+    }
+
+    #[test]
+    fn the_last_hint_names_the_step_to_show() {
+        let last = hint_footer("04", 3, 3);
+        assert!(last.contains("./lab.sh show 04"), "{last}");
+        assert!(!last.contains(" N)"), "{last}");
+        let more = hint_footer("04", 1, 3);
+        assert!(more.contains("./lab.sh hint 04"), "{more}");
+    }
+
+    #[test]
     fn a_function_span_covers_docs_and_body_and_skips_braces_in_literals() {
         let (s, e) = fn_span(SOURCE, "a").unwrap();
         assert!(SOURCE[s..].starts_with("/// Doc."));
@@ -427,6 +574,28 @@ mod tests {
         );
         assert!(status_lines(&st, "xyz", None, 1_180)[1].contains("changed"));
         assert!(lines[0].contains("not started"));
+        // Every verdict starts in the same column, advanced steps included.
+        let column = |l: &String| {
+            let word = ["passed", "failing", "not started"]
+                .iter()
+                .find_map(|w| l.find(w))
+                .expect("a verdict");
+            crate::render::display_width(&l[..word])
+        };
+        let columns: Vec<usize> = advanced.iter().map(column).collect();
+        assert!(columns.windows(2).all(|w| w[0] == w[1]), "{advanced:#?}");
+        // An advanced step names its own file when that file changed.
+        let first_advanced = first.id.to_string();
+        let e = st.steps.entry(first_advanced).or_default();
+        e.last = Some("failing".into());
+        e.checked_at = Some(1_000);
+        e.source_hash = Some("old".into());
+        let advanced = status_lines(&st, "abc", Some("def"), 1_000 + 180);
+        assert!(
+            advanced[core].contains("student/src/advanced.rs changed"),
+            "{}",
+            advanced[core]
+        );
     }
 }
 

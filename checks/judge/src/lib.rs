@@ -36,6 +36,7 @@ pub mod selftest;
 pub mod session;
 pub mod show;
 pub mod shrink;
+pub mod signature;
 pub mod simpler;
 pub mod spawn;
 pub mod state;
@@ -81,15 +82,16 @@ fn find_root() -> Option<PathBuf> {
 
 /// Runs one command line (without the program name) and returns the exit status.
 pub fn run(args: &[String]) -> u8 {
+    // Chosen before parsing, so that a usage error already speaks the
+    // language asked for.
+    select_catalog(cli::lang_asked(args).unwrap_or_else(catalog::lang_from_env));
     let cli = match cli::parse(args) {
         Ok(cli) => cli,
         Err(e) => {
-            select_catalog(catalog::lang_from_env());
             eprintln!("lab: {e}");
             return status::USAGE;
         }
     };
-    select_catalog(cli.lang.unwrap_or_else(catalog::lang_from_env));
     let Some(root) = find_root() else {
         eprintln!("lab: {}", catalog::t("error.no_root"));
         return status::USAGE;
@@ -124,7 +126,11 @@ pub fn select_catalog(lang: catalog::Lang) {
 
 /// The usage text, with the registry's step ranges filled in.
 pub fn usage() -> String {
-    let mut text = include_str!("usage.txt").to_string();
+    let mut text = match catalog::active() {
+        catalog::Lang::En => include_str!("usage.txt"),
+        catalog::Lang::Zh => include_str!("usage.zh.txt"),
+    }
+    .to_string();
     for (name, value) in suites::figures() {
         text = text.replace(&format!("{{{name}}}"), &value.replace('–', "-"));
     }

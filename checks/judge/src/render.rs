@@ -149,7 +149,10 @@ pub fn fault(f: &Fault, step: &str, function: &str, limits: &Limits) -> String {
                 ("file", &crate::suites::file_of(step)),
             ],
         ),
-        Fault::Panicked(message) => tr("fault.panicked", &[("message", &message)]),
+        Fault::Panicked(message, None) => tr("fault.panicked", &[("message", &message)]),
+        Fault::Panicked(message, Some(at)) => {
+            tr("fault.panicked_at", &[("message", &message), ("at", &at)])
+        }
         Fault::Runaway(count) => tr("fault.runaway", &[("count", count)]),
         Fault::TimedOut => tr(
             "fault.timed_out",
@@ -177,10 +180,21 @@ fn crashed(exit: &Exit, stderr: &str) -> String {
 
 /// One failing case: input, expected, got (and for step 08 the timelines).
 /// Columns a terminal gives `text`: East Asian wide characters take two.
+/// Punctuation such as `–` and `…` stays one column wide.
 pub fn display_width(text: &str) -> usize {
+    const WIDE: [(char, char); 8] = [
+        ('\u{1100}', '\u{115f}'), // Hangul Jamo
+        ('\u{2e80}', '\u{303e}'), // CJK radicals, symbols and punctuation
+        ('\u{3041}', '\u{a4cf}'), // kana, CJK ideographs, Yi
+        ('\u{ac00}', '\u{d7a3}'), // Hangul syllables
+        ('\u{f900}', '\u{faff}'), // CJK compatibility ideographs
+        ('\u{fe30}', '\u{fe4f}'), // CJK compatibility forms
+        ('\u{ff00}', '\u{ff60}'), // full-width forms
+        ('\u{ffe0}', '\u{ffe6}'), // full-width signs
+    ];
     text.chars()
         .map(|c| {
-            if ('\u{1100}'..='\u{ffdc}').contains(&c) && !c.is_ascii() {
+            if WIDE.iter().any(|(lo, hi)| (*lo..=*hi).contains(&c)) {
                 2
             } else {
                 1
@@ -228,6 +242,28 @@ pub fn failure(check: &Check, f: &Fault, step: &str, function: &str, limits: &Li
 mod tests {
     use super::*;
     use lab_wire::F64;
+
+    #[test]
+    fn wide_characters_take_two_columns_and_punctuation_one() {
+        assert_eq!(display_width("abc"), 3);
+        assert_eq!(display_width("步骤"), 4);
+        assert_eq!(display_width("（通过）"), 8);
+        assert_eq!(display_width("–…—"), 3);
+    }
+
+    /// Every description of both help texts starts in the same column.
+    #[test]
+    fn help_columns_line_up_in_both_languages() {
+        for text in [include_str!("usage.txt"), include_str!("usage.zh.txt")] {
+            for line in text.lines().filter(|l| l.starts_with("  ")) {
+                let body = line.trim_start();
+                let Some(gap) = body.find("  ") else { continue };
+                let rest = body[gap..].trim_start();
+                let column = display_width(line) - display_width(rest);
+                assert_eq!(column, 33, "{line:?}");
+            }
+        }
+    }
 
     #[test]
     fn inputs_read_as_rust_calls() {

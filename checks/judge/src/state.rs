@@ -64,9 +64,38 @@ pub fn now() -> u64 {
         .map_or(0, |d| d.as_secs())
 }
 
+/// A Unix instant as `YYYYMMDD-HHMMSS` in UTC, for names a person reads
+/// and sorts (the days-to-date step is H. Hinnant's `civil_from_days`).
+pub fn stamp(unix: u64) -> String {
+    let days = (unix / 86_400) as i64 + 719_468;
+    let secs = unix % 86_400;
+    let era = days.div_euclid(146_097);
+    let doe = days - era * 146_097;
+    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}{month:02}{day:02}-{:02}{:02}{:02}",
+        secs / 3_600,
+        secs % 3_600 / 60,
+        secs % 60
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn stamps_read_as_utc_dates() {
+        assert_eq!(stamp(0), "19700101-000000");
+        assert_eq!(stamp(1_000_000_000), "20010909-014640");
+        assert_eq!(stamp(951_782_400), "20000229-000000");
+        assert_eq!(stamp(951_868_799), "20000229-235959");
+    }
 
     #[test]
     fn state_survives_a_round_trip_and_a_missing_file_is_empty() {

@@ -14,7 +14,8 @@ pub enum Fault {
     Wrong(Value),
     /// `todo!()` or `unimplemented!()` was reached.
     NotImplemented,
-    Panicked(String),
+    /// The message, and where (`file:line:column`) when known.
+    Panicked(String, Option<String>),
     Runaway(u32),
     TimedOut,
     Crashed {
@@ -36,7 +37,8 @@ pub fn judge(check: &Check, got: &Got) -> Option<Fault> {
         Got::Observed(Observed::Panicked {
             message,
             todo: false,
-        }) => Some(Fault::Panicked(message.clone())),
+            at,
+        }) => Some(Fault::Panicked(message.clone(), at.clone())),
         Got::Observed(Observed::Runaway { events }) => Some(Fault::Runaway(*events)),
         Got::TimedOut => Some(Fault::TimedOut),
         Got::Crashed { exit, stderr } => Some(Fault::Crashed {
@@ -123,19 +125,25 @@ impl ClauseVerdict {
 }
 
 /// Keeps the first `shown` faults (with their check index) and counts all.
+/// `total` counts distinct failing inputs: a call that fails twice (a table
+/// row that a generated case repeats) is shown and counted once.
 pub fn clause_verdict(checks: &[Check], got: &[Got], shown: usize) -> ClauseVerdict {
     let mut faults = Vec::new();
-    let mut total = 0;
+    let mut failing: Vec<&lab_wire::Call> = Vec::new();
     let mut all_todo = true;
     for (i, (check, g)) in checks.iter().zip(got).enumerate() {
         if let Some(fault) = judge(check, g) {
-            total += 1;
             all_todo &= fault == Fault::NotImplemented;
+            if failing.contains(&&check.call) {
+                continue;
+            }
+            failing.push(&check.call);
             if faults.len() < shown {
                 faults.push((i, fault));
             }
         }
     }
+    let total = failing.len();
     match (total, all_todo) {
         (0, _) => ClauseVerdict::Passed {
             checks: checks.len(),
@@ -229,10 +237,12 @@ mod tests {
             Got::Observed(Observed::Panicked {
                 message: "m".into(),
                 todo: false,
+                at: None,
             }),
             Got::Observed(Observed::Panicked {
                 message: "m".into(),
                 todo: true,
+                at: None,
             }),
             Got::Observed(Observed::Runaway { events: 10_001 }),
             returned(Value::Bool { value: false }),
@@ -244,11 +254,32 @@ mod tests {
     }
 
     #[test]
+    fn a_repeated_failing_input_is_shown_and_counted_once() {
+        let call = |status| Check {
+            step: "01",
+            call: Call::Retryable { status },
+            expect: Expect::Bool(true),
+        };
+        let checks = vec![call(504), call(504), call(500), call(504)];
+        let no = returned(Value::Bool { value: false });
+        let got = vec![no.clone(), no.clone(), no.clone(), no];
+        let ClauseVerdict::Failed { faults, total } = clause_verdict(&checks, &got, 3) else {
+            panic!("not failed")
+        };
+        assert_eq!(total, 2);
+        let shown: Vec<usize> = faults.iter().map(|(i, _)| *i).collect();
+        assert_eq!(shown, [0, 2]);
+    }
+
+    #[test]
     fn a_clause_of_todos_is_not_implemented_but_one_real_fault_fails_it() {
-        let checks = vec![check(Expect::Bool(true)), check(Expect::Bool(true))];
+        let mut other = check(Expect::Bool(true));
+        other.call = Call::Retryable { status: 2 };
+        let checks = vec![check(Expect::Bool(true)), other];
         let todo = Got::Observed(Observed::Panicked {
             message: "not yet implemented".into(),
             todo: true,
+            at: None,
         });
         assert_eq!(
             clause_verdict(&checks, &[todo.clone(), todo.clone()], 3),

@@ -120,9 +120,9 @@ fn every_step_fails_on_the_stubs_and_passes_with_a_correct_crate() {
         let script = format!("checks/0{n}-contract.sh");
         let r = run(kit.path(), &script, &[], BUILD);
         assert_eq!(r.code, 1, "{script} on stubs:\n{}{}", r.stdout, r.stderr);
-        assert!(r.stdout.contains("is not implemented yet"), "{}", r.stdout);
+        assert!(r.stdout.contains(":: not started"), "{}", r.stdout);
         assert!(
-            last_line(&r.stdout).starts_with("0 passed, "),
+            last_line(&r.stdout).starts_with("0 passed, 0 failed, 1 step not started"),
             "{}",
             r.stdout
         );
@@ -216,6 +216,15 @@ fn bad_input_to_the_kit_is_one_line_and_exit_2() {
         assert_eq!(r.stderr.lines().count(), 1, "{args:?}: {}", r.stderr);
         assert!(!r.stderr.contains("panicked"), "{args:?}: {}", r.stderr);
     }
+    // A usage error speaks the language asked for, wherever --lang stands.
+    for args in [
+        &["--lang", "zh", "check", "14"][..],
+        &["check", "14", "--lang", "zh"],
+    ] {
+        let r = run(kit.path(), "lab.sh", args, BUILD);
+        assert_eq!(r.code, 2, "{args:?}: {}", r.stderr);
+        assert!(r.stderr.contains("未知步骤"), "{args:?}: {}", r.stderr);
+    }
 }
 
 #[test]
@@ -230,6 +239,37 @@ fn a_crate_that_does_not_compile_is_reported_as_such() {
     assert_eq!(r.code, 3, "{}{}", r.stdout, r.stderr);
     assert!(r.stdout.contains("does not compile"), "{}", r.stdout);
     assert!(r.stdout.contains("error"), "{}", r.stdout);
+    // A changed signature names the learner's line and the contract's
+    // declaration, not the checker's code that calls it.
+    let stub = std::fs::read_to_string(kit.path().join("fixtures/pristine/lib.rs")).unwrap();
+    let changed = stub.replace(
+        "pub fn retryable(status: u16)",
+        "pub fn retryable(status: u32)",
+    );
+    assert_ne!(stub, changed);
+    std::fs::write(&lib, changed).unwrap();
+    let r = run(kit.path(), "checks/01-contract.sh", &[], BUILD);
+    assert_eq!(r.code, 3, "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stdout.contains("`retryable` in student/src/lib.rs:")
+            && r.stdout.contains("pub fn retryable(status: u16) -> bool"),
+        "{}",
+        r.stdout
+    );
+    assert!(!r.stdout.contains("checks/runner"), "{}", r.stdout);
+    // A manifest the learner broke is named as their change, not the kit's.
+    let manifest = kit.path().join("student/Cargo.toml");
+    let mut text = std::fs::read_to_string(&manifest).unwrap();
+    text.push_str("oops = [\n");
+    std::fs::write(&manifest, text).unwrap();
+    let r = run(kit.path(), "checks/01-contract.sh", &[], BUILD);
+    assert_eq!(r.code, 3, "{}{}", r.stdout, r.stderr);
+    let all = format!("{}{}", r.stdout, r.stderr);
+    assert!(
+        all.contains("student/Cargo.toml, which you changed"),
+        "{all}"
+    );
+    assert!(!all.contains("the kit itself failed"), "{all}");
 }
 
 fn hostile(kit: &Path, name: &str, body: &str) -> String {
@@ -631,7 +671,7 @@ fn a_handout_builds_and_its_checks_fail_on_the_stubs() {
     let r = run(&handout, "checks/05-contract.sh", &[], BUILD);
     assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
     assert!(
-        r.stdout.contains("step 05 is not implemented yet"),
+        r.stdout.contains("05 jitter :: not started"),
         "{}",
         r.stdout
     );
@@ -701,7 +741,11 @@ fn reset_restores_one_stub_with_a_backup_and_watch_checks_once() {
         BUILD,
     );
     assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
-    assert!(r.stdout.contains("5 passed, 5 failed"), "{}", r.stdout);
+    assert!(
+        r.stdout.contains("5 passed, 0 failed, 1 step not started"),
+        "{}",
+        r.stdout
+    );
     let status = run(kit.path(), "lab.sh", &["status"], QUICK).stdout;
     let line = |step: &str| {
         status
@@ -713,6 +757,24 @@ fn reset_restores_one_stub_with_a_backup_and_watch_checks_once() {
     assert!(
         line("03").contains("passed") && line("04").contains("not started"),
         "{status}"
+    );
+    // Once step 03 passes, watch moves on to the next step not passed.
+    let r = run(
+        kit.path(),
+        "lab.sh",
+        &["watch", "3", "--max-checks", "2"],
+        BUILD,
+    );
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stdout.contains("step 03 passes. On to step 04"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout.contains("04 backoff :: not started"),
+        "{}",
+        r.stdout
     );
     let r = run(kit.path(), "lab.sh", &["reset", "--all"], QUICK);
     assert_eq!(r.code, 0);
@@ -750,7 +812,7 @@ fn the_advanced_track_is_opt_in_and_its_file_never_breaks_the_core() {
         let script = format!("checks/{step}-contract.sh");
         let r = run(dir, &script, &[], BUILD);
         assert_eq!(r.code, 1, "{script}:\n{}{}", r.stdout, r.stderr);
-        assert!(r.stdout.contains("is not implemented yet"), "{}", r.stdout);
+        assert!(r.stdout.contains(":: not started"), "{}", r.stdout);
     }
     // The reference passes every step; status lists them all.
     std::fs::copy(dir.join("solutions/advanced.rs"), &advanced).unwrap();

@@ -13,7 +13,7 @@ pub mod scripts;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 /// Bumped whenever a wire type changes shape.
-pub const PROTOCOL: &str = "retry-lab.wire/2";
+pub const PROTOCOL: &str = "retry-lab.wire/3";
 
 /// First line of every cases file.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -154,6 +154,9 @@ pub enum Observed {
     Panicked {
         message: String,
         todo: bool,
+        /// Where it panicked (`file:line:column`), when the hook knew.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        at: Option<String>,
     },
     /// `execute` kept sending or sleeping far beyond any scenario's need.
     Runaway {

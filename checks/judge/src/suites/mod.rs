@@ -173,7 +173,7 @@ pub fn entry(id: &str) -> &'static Entry {
 }
 
 /// The registered step `id`, if there is one.
-fn find(id: &str) -> Option<&'static Entry> {
+pub fn find(id: &str) -> Option<&'static Entry> {
     REGISTRY.iter().find(|e| e.id == id)
 }
 
@@ -455,15 +455,13 @@ mod tests {
 
     #[test]
     fn placeholders_agree_between_languages() {
-        let names = |s: &str| -> Vec<String> {
-            let mut v: Vec<String> = s
-                .split('{')
+        // A plural form `{n?one|other}` names `n` too; only English has them.
+        let names = |s: &str| -> std::collections::BTreeSet<String> {
+            s.split('{')
                 .skip(1)
                 .filter_map(|p| p.split_once('}'))
-                .map(|(n, _)| n.to_string())
-                .collect();
-            v.sort();
-            v
+                .map(|(n, _)| n.split('?').next().unwrap_or(n).to_string())
+                .collect()
         };
         let (en, zh) = (whole(Lang::En, &words(0)), whole(Lang::Zh, &words(1)));
         for (k, v) in &en {
