@@ -10,6 +10,10 @@
 //! - virtual time jumps to the next wake-up only when no task can run;
 //! - like a task group, when a task panics the world cancels the others and
 //!   `run_all` passes the panic on once every task has ended.
+//!
+//! `lab.sh try 13` runs the same `Env` over the real world instead (a
+//! hidden constructor, `Env::live`; see `s13_live.rs`): real time, real
+//! threads, real HTTP calls. The checks never use it.
 
 use std::cell::Cell;
 use std::collections::VecDeque;
