@@ -97,9 +97,13 @@ pub struct SupplierReport {
     pub outcome: SupplierOutcome,
 }
 
+/// Why `fan_out` gave no reports.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum FanOutError {
+    /// The request or the suppliers did not validate (HTTP 422).
     InvalidArgument,
+    /// The inbound gate was full: the service is busy (HTTP 503 with
+    /// `Retry-After: 1`).
     Rejected,
 }
 

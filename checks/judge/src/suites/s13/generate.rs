@@ -3,7 +3,8 @@
 
 use crate::rng::Gen;
 use lab_wire::scripts::s13::{
-    Answer, Attempt, FanOutScript, GateOp, GateScript, Request, Script, SupplierScript,
+    Answer, Attempt, FanOutScript, GateOp, GateScript, Given, HttpScript, Report, Request, Script,
+    SupplierOutcome, SupplierScript,
 };
 use lab_wire::F64;
 
@@ -485,5 +486,46 @@ pub(super) fn scripts(g: &mut Gen) -> Vec<(&'static str, Script)> {
         }
         gen(&mut out, "random", Script::FanOut(s));
     }
+    // Drawn last, so the scenarios above stay what they were.
+    for k in 0..12 {
+        let n = g.int(0, 5) as usize;
+        let reports = names(g, n)
+            .into_iter()
+            .map(|supplier| Report {
+                supplier,
+                // Every third list: every supplier answered 503 twice.
+                outcome: if k % 3 == 0 {
+                    SupplierOutcome::HttpStatus { status: 503 }
+                } else {
+                    report_outcome(g)
+                },
+            })
+            .collect();
+        let given = Given::Ok { reports };
+        gen(
+            &mut out,
+            "answered-is-200",
+            Script::Http(HttpScript { given }),
+        );
+    }
     out
+}
+
+/// Any outcome a supplier's report can carry.
+fn report_outcome(g: &mut Gen) -> SupplierOutcome {
+    match g.below(9) {
+        0 => SupplierOutcome::Quote {
+            total_cents: g.int(1, 100_000) as u64,
+        },
+        1 => SupplierOutcome::OutOfStock,
+        2 => SupplierOutcome::NotFound,
+        3 => SupplierOutcome::HttpStatus {
+            status: *g.pick(&[503, 429, 500, 502, 400]),
+        },
+        4 => SupplierOutcome::TransportError,
+        5 => SupplierOutcome::BadData,
+        6 => SupplierOutcome::Protocol,
+        7 => SupplierOutcome::Decode,
+        _ => SupplierOutcome::TimedOut,
+    }
 }

@@ -1,8 +1,9 @@
-//! Step 13 Gate and fan_out: the table, then generated scripts per clause,
-//! then random ones. Gate scripts are checked against the obvious counter;
-//! fan-out scenarios against the judge's own single-threaded simulation of
-//! a correct `fan_out` in the baton world (see `model`), which shares no
-//! code with the runner's `Env`.
+//! Step 13 Gate, fan_out and to_http: the table, then generated scripts
+//! per clause, then random ones. Gate scripts are checked against the
+//! obvious counter; fan-out scenarios against the judge's own
+//! single-threaded simulation of a correct `fan_out` in the baton world
+//! (see `model`), which shares no code with the runner's `Env`; `to_http`
+//! calls against the HTTP entry's three answers.
 
 mod generate;
 mod model;
@@ -36,6 +37,9 @@ pub fn build(g: &mut Gen) -> Builder {
         "shared-deadline",
         "timed-out-keeps-finished",
         "ranking",
+        "busy-is-503",
+        "answered-is-200",
+        "invalid-is-422",
         "random",
     ];
     let mut b = Builder::new(STEP, &keys);

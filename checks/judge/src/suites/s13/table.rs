@@ -3,8 +3,8 @@
 
 use crate::suites::fixture;
 use lab_wire::scripts::s13::{
-    Answer, Attempt, Event, FanOutScript, FanOutSeen, GateAnswer, GateOp, GateScript, Observed,
-    Outcome, Report, Request, Script, SupplierOutcome, SupplierScript,
+    Answer, Attempt, Event, FanOutScript, FanOutSeen, GateAnswer, GateOp, GateScript, Given,
+    HttpScript, Observed, Outcome, Report, Request, Script, SupplierOutcome, SupplierScript,
 };
 use lab_wire::F64;
 use serde_json::Value;
@@ -333,9 +333,50 @@ fn from_table_fan(case: &Value) -> (Script, Observed) {
     (Script::FanOut(s), Observed::FanOut(seen))
 }
 
+/// `to_http`: `"rejected"`, `"invalid-argument"` or a list of
+/// `[supplier, outcome]` reports (an `Ok`); expect `"STATUS"` or
+/// `"STATUS retry-after N"`.
+fn from_table_http(case: &Value) -> (Script, Observed) {
+    let given = match &case["to_http"] {
+        Value::String(x) if x == "rejected" => Given::Rejected,
+        Value::String(x) if x == "invalid-argument" => Given::InvalidArgument,
+        Value::Array(reports) => Given::Ok {
+            reports: reports
+                .iter()
+                .map(|pair| Report {
+                    supplier: pair[0].as_str().unwrap_or_default().into(),
+                    outcome: table_outcome(pair[1].as_str().unwrap_or_default(), case),
+                })
+                .collect(),
+        },
+        _ => bad(
+            "to_http must be rejected, invalid-argument or a list of reports",
+            case,
+        ),
+    };
+    let expect = case["expect"]
+        .as_str()
+        .unwrap_or_else(|| bad("expect must be a string", case));
+    let words: Vec<&str> = expect.split(' ').collect();
+    let (status, retry_after) = match words[..] {
+        [status] => (int(status, case), None),
+        [status, "retry-after", n] => (int(status, case), Some(int(n, case))),
+        _ => bad(&format!("expect {expect:?}"), case),
+    };
+    (
+        Script::Http(HttpScript { given }),
+        Observed::Http {
+            status,
+            retry_after,
+        },
+    )
+}
+
 pub(super) fn from_table(case: &Value) -> (Script, Observed) {
     if case.get("gate").is_some() {
         from_table_gate(case)
+    } else if case.get("to_http").is_some() {
+        from_table_http(case)
     } else {
         from_table_fan(case)
     }
