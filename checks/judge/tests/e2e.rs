@@ -728,6 +728,20 @@ fn try_11_runs_execute_admitted_against_a_real_local_server() {
         "{}",
         stub.stdout
     );
+    // A file that does not compile gets the usual compile report.
+    std::fs::write(kit.path().join("broken.rs"), "fn x( {\n").unwrap();
+    let broken = run(
+        kit.path(),
+        "lab.sh",
+        &["try", "11", "--advanced", "broken.rs"],
+        BUILD,
+    );
+    assert_eq!(broken.code, 3, "{}{}", broken.stdout, broken.stderr);
+    assert!(
+        broken.stdout.contains("broken.rs does not compile"),
+        "{}",
+        broken.stdout
+    );
 }
 
 #[test]
