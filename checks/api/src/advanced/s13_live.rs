@@ -406,6 +406,123 @@ mod tests {
         assert_eq!(encode("r 1/é"), "r%201%2F%C3%A9");
     }
 
+    /// A server on 127.0.0.1 that answers each connection with the next
+    /// of `answers` (`None`: holds the connection, saying nothing).
+    fn server(answers: Vec<Option<&'static str>>) -> SocketAddr {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let addr = listener.local_addr().unwrap();
+        std::thread::spawn(move || {
+            for answer in answers {
+                let (mut stream, _) = listener.accept().unwrap();
+                let mut buf = [0u8; 1024];
+                let _ = stream.read(&mut buf);
+                match answer {
+                    Some(text) => {
+                        let _ = stream.write_all(text.as_bytes());
+                    }
+                    None => std::thread::sleep(Duration::from_millis(500)),
+                }
+            }
+        });
+        addr
+    }
+
+    #[test]
+    fn live_calls_map_real_answers_and_failures() {
+        let body = r#"{"unit_cents":250,"quantity":2,"shipping_cents":0,"in_stock":true}"#;
+        let ok = format!(
+            "HTTP/1.1 200 OK\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            body.len()
+        );
+        let ok: &'static str = Box::leak(ok.into_boxed_str());
+        let busy = "HTTP/1.1 503 Busy\r\nContent-Length: 0\r\nConnection: close\r\n\r\n";
+        let garbled = "HTTP/1.1 200 OK\r\nConnection: close\r\n\r\nnot json";
+        let addr = server(vec![Some(ok), Some(busy), Some(garbled), None]);
+        // A port nobody listens on: bound, then closed.
+        let closed = std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap();
+        let request = QuoteRequest {
+            id: "r1".into(),
+            item: "bolt".into(),
+            quantity: 2,
+        };
+        let limit = Duration::from_secs(5);
+        assert_eq!(
+            get(addr, &request, limit),
+            Ok(Reply::Offer(Offer {
+                unit_cents: 250,
+                quantity: 2,
+                shipping_cents: 0,
+                in_stock: true
+            }))
+        );
+        assert_eq!(get(addr, &request, limit), Ok(Reply::Status(503)));
+        assert_eq!(get(addr, &request, limit), Err(CallError::Decode));
+        assert_eq!(
+            get(addr, &request, Duration::from_millis(100)),
+            Err(CallError::TimedOut)
+        );
+        assert_eq!(get(closed, &request, limit), Err(CallError::Connect));
+    }
+
+    #[test]
+    fn a_live_env_runs_tasks_at_once_and_shares_its_slots() {
+        use super::super::Env;
+        use std::sync::mpsc::channel;
+        let suppliers = ["a", "b"]
+            .iter()
+            .map(|n| LiveSupplier {
+                name: n.to_string(),
+                addr: SocketAddr::from(([127, 0, 0, 1], 9)),
+            })
+            .collect();
+        let seen = Arc::new(Mutex::new(Vec::new()));
+        let note: LiveNote = {
+            let seen = Arc::clone(&seen);
+            Arc::new(move |e| seen.lock().unwrap().push(e))
+        };
+        let env = Env::live(
+            Instant::now(),
+            Arc::new(OutboundSlots::new(1)),
+            suppliers,
+            note,
+        );
+        let (held, wait_held) = channel::<()>();
+        let (tried, wait_tried) = channel::<()>();
+        let (env, far) = (&env, env.now() + 60.0);
+        type Task<'a> = Box<dyn FnOnce() -> (bool, bool) + Send + 'a>;
+        let tasks: Vec<Task<'_>> = vec![
+            Box::new(move || {
+                let slot = env.acquire(far);
+                held.send(()).unwrap();
+                wait_tried.recv().unwrap();
+                drop(slot);
+                (true, true)
+            }),
+            Box::new(move || {
+                // Runs while task 0 holds the only slot: both at once.
+                wait_held.recv().unwrap();
+                let none = env.acquire(env.now() + 0.05).is_none();
+                tried.send(()).unwrap();
+                let some = env.acquire(far).is_some();
+                (none, some)
+            }),
+        ];
+        assert_eq!(env.run_all(tasks), vec![(true, true), (true, true)]);
+        let waits = seen.lock().unwrap().clone();
+        assert!(
+            matches!(&waits[0], LiveEvent::SlotWait { supplier, got: false, .. } if supplier == "b"),
+            "{waits:?}"
+        );
+        let panicking: Vec<Box<dyn FnOnce() + Send + '_>> =
+            vec![Box::new(|| panic!("boom")), Box::new(|| {})];
+        let unwound =
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| env.run_all(panicking)));
+        assert!(unwound.is_err());
+    }
+
     #[test]
     fn slots_are_taken_and_given_back() {
         let slots = OutboundSlots::new(1);

@@ -150,17 +150,20 @@ fn supervised(
             });
         }
     }
+    // A step's limits, as in a check, but for time: a demonstration reports
+    // no progress, so it gets 30 s of its own time and 60 s in all.
+    let limits = crate::limits::Limits::default();
     let jail = crate::sandbox::runner(
         runner,
         logs.path(),
         ports,
-        crate::sandbox::runner_limits(120),
+        crate::sandbox::runner_limits(limits.suite.as_secs() + 5),
     )
     .map_err(kit_error)?;
     let watch = Watch {
         idle: Duration::from_secs(30),
         deadline: Instant::now() + Duration::from_secs(60),
-        output_cap: 1 << 20,
+        output_cap: limits.output_cap,
     };
     let (exit, captured) =
         spawn::supervise(&mut cmd, logs.path(), "try", watch, Some(jail), || false)
