@@ -81,15 +81,22 @@ fn find_root() -> Option<PathBuf> {
 
 /// Runs one command line (without the program name) and returns the exit status.
 pub fn run(args: &[String]) -> u8 {
+    // The catalog is chosen before parsing, so that a bad command line is
+    // answered in the learner's language too (the last `--lang`, as `parse`
+    // reads it; an unknown one is itself a parse error).
+    let lang = args
+        .windows(2)
+        .rev()
+        .filter(|w| w[0] == "--lang")
+        .find_map(|w| catalog::lang_from(&w[1]));
+    select_catalog(lang.unwrap_or_else(catalog::lang_from_env));
     let cli = match cli::parse(args) {
         Ok(cli) => cli,
         Err(e) => {
-            select_catalog(catalog::lang_from_env());
             eprintln!("lab: {e}");
             return status::USAGE;
         }
     };
-    select_catalog(cli.lang.unwrap_or_else(catalog::lang_from_env));
     let Some(root) = find_root() else {
         eprintln!("lab: {}", catalog::t("error.no_root"));
         return status::USAGE;

@@ -795,6 +795,10 @@ fn try_without_a_demonstration_is_a_one_line_error() {
         "the steps with a demonstration: {}",
         r.stderr
     );
+    // A bad command line is answered in the learner's language too.
+    let zh = run(kit.path(), "lab.sh", &["--lang", "zh", "try", "99"], QUICK);
+    assert_eq!(zh.code, 2, "{}{}", zh.stdout, zh.stderr);
+    assert!(zh.stderr.contains("没有演示"), "{}", zh.stderr);
 }
 
 #[test]
