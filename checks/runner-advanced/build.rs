@@ -5,7 +5,10 @@
 //! glue code.
 
 fn main() {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    // Read when the script runs, not when it was compiled: a target folder
+    // that moved with its kit (or a slot's) must look at the kit it builds.
+    let manifest = std::env::var_os("CARGO_MANIFEST_DIR").unwrap_or_default();
+    let root = std::path::Path::new(&manifest).join("../..");
     let dir = root.join("student/src");
     // A directory: cargo reruns this script when any entry in it changes.
     println!("cargo:rerun-if-changed={}", dir.display());

@@ -21,6 +21,16 @@ pub struct CheckArgs {
     pub advanced: Option<PathBuf>,
 }
 
+/// `lab.sh try`'s arguments.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TryArgs {
+    /// One of `live::STEPS`; `08` when none was named.
+    pub step: &'static str,
+    pub subject: Option<PathBuf>,
+    /// The advanced.rs to run (steps 11 and 13 only).
+    pub advanced: Option<PathBuf>,
+}
+
 #[derive(Debug, Clone)]
 pub struct SelftestArgs {
     pub seed: Option<u64>,
@@ -42,8 +52,9 @@ pub enum Command {
         all: bool,
     },
     Status,
-    /// `lab.sh try [--subject PATH]`: step 08 against a real local server.
-    Try(Option<PathBuf>),
+    /// `lab.sh try [NN] [--subject PATH] [--advanced PATH]`: a step's code
+    /// against real local servers (see `live`).
+    Try(TryArgs),
     Watch {
         check: CheckArgs,
         max_checks: Option<usize>,
@@ -86,12 +97,13 @@ fn count(option: &str, text: &str) -> Result<u64, String> {
     }
 }
 
-/// The language named by a well-formed `--lang X`, looked for before the
-/// rest is parsed.
+/// The language named by the last well-formed `--lang X` (the one `parse`
+/// keeps), looked for before the rest is parsed.
 pub fn lang_asked(args: &[String]) -> Option<Lang> {
     args.windows(2)
-        .find(|w| w[0] == "--lang")
-        .and_then(|w| lang_from(&w[1]))
+        .rev()
+        .filter(|w| w[0] == "--lang")
+        .find_map(|w| lang_from(&w[1]))
 }
 
 /// Parses the arguments after the program name.
@@ -131,16 +143,7 @@ pub fn parse(args: &[String]) -> Result<Cli, String> {
             }
         }
         Some("status") => Command::Status,
-        Some("try") => match &rest[1..] {
-            [] => Command::Try(None),
-            [flag, path] if flag == "--subject" => Command::Try(Some(PathBuf::from(path))),
-            _ => {
-                return Err(tr(
-                    "error.missing_value",
-                    &[("option", &"try [--subject PATH]")],
-                ))
-            }
-        },
+        Some("try") => Command::Try(try_args(&rest[1..])?),
         Some("bench") => {
             let mut b = crate::bench::BenchArgs {
                 quick: false,
@@ -198,6 +201,37 @@ fn one_step(args: &[String], usage: &str) -> Result<&'static str, String> {
             &[("usage", &usage)],
         )),
     }
+}
+
+/// `[NN] [--subject PATH] [--advanced PATH]`: a step without a
+/// demonstration is a one-line error naming those that have one.
+fn try_args(args: &[String]) -> Result<TryArgs, String> {
+    let steps = crate::live::STEPS.join(", ");
+    let mut out = TryArgs {
+        step: crate::live::STEPS[0],
+        subject: None,
+        advanced: None,
+    };
+    let mut it = args.iter().peekable();
+    if let Some(step) = it.next_if(|a| !a.starts_with('-')) {
+        out.step = parse_step(step)
+            .filter(|s| crate::live::STEPS.contains(s))
+            .ok_or_else(|| tr("error.try_step", &[("step", step), ("steps", &steps)]))?;
+    }
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--subject" => out.subject = Some(PathBuf::from(value(&mut it, a)?)),
+            "--advanced" => out.advanced = Some(PathBuf::from(value(&mut it, a)?)),
+            opt if !opt.starts_with('-') => {
+                return Err(tr("error.try_step", &[("step", &opt), ("steps", &steps)]))
+            }
+            opt => return Err(tr("error.unknown_option", &[("option", &opt)])),
+        }
+    }
+    if out.advanced.is_some() && !crate::suites::is_advanced(out.step) {
+        return Err(tr("error.try_advanced", &[("step", &out.step)]));
+    }
+    Ok(out)
 }
 
 fn value<'a>(
@@ -373,6 +407,10 @@ mod tests {
         assert_eq!(lang_asked(&args("--lang en hint")), Some(Lang::En));
         assert_eq!(lang_asked(&args("--lang fr check")), None);
         assert_eq!(lang_asked(&args("check --lang")), None);
+        assert_eq!(
+            lang_asked(&args("--lang en check --lang zh")),
+            Some(Lang::Zh)
+        );
     }
 
     #[test]
@@ -381,6 +419,22 @@ mod tests {
             panic!("not check")
         };
         assert_eq!(c.steps.len(), 8);
+    }
+
+    #[test]
+    fn try_takes_an_optional_step_and_two_paths() {
+        let demo = |s: &str| match parse(&args(s)).unwrap().command {
+            Command::Try(t) => t,
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(demo("try").step, "08");
+        assert_eq!(demo("try --subject x").subject, Some(PathBuf::from("x")));
+        let t = demo("try 13 --advanced a.rs --subject x");
+        assert_eq!(t.step, "13");
+        assert_eq!(t.advanced, Some(PathBuf::from("a.rs")));
+        assert_eq!(t.subject, Some(PathBuf::from("x")));
+        assert_eq!(demo("try 11").step, "11");
+        assert_eq!(demo("try 8").step, "08");
     }
 
     #[test]
@@ -420,6 +474,13 @@ mod tests {
             "frobnicate",
             "check --nope",
             "--lang fr check",
+            "try 99",
+            "try 09",
+            "try x",
+            "try 11 13",
+            "try --subject",
+            "try --advanced a.rs",
+            "try 11 --nope",
         ] {
             let e = parse(&args(bad)).unwrap_err();
             assert!(!e.is_empty() && !e.contains('\n'), "{bad}: {e}");

@@ -109,7 +109,7 @@ pub fn run(args: &[String]) -> u8 {
         cli::Command::Show(step) => learner::show(&root, step),
         cli::Command::Hint { step, all } => learner::hint(&root, step, all),
         cli::Command::Status => learner::status(&root),
-        cli::Command::Try(subject) => live::run(&root, subject.as_deref()),
+        cli::Command::Try(args) => live::run(&root, &args),
         cli::Command::Watch { check, max_checks } => learner::watch(&root, &check, max_checks),
         cli::Command::Reset(step) => learner::reset(&root, step),
         cli::Command::ResetAdvanced => learner::reset_advanced(&root),

@@ -468,12 +468,13 @@ pub fn runner_limits(cpu_seconds: u64) -> Rlimits {
 
 /// The jail of a runner: it may execute `exe`, read the system's shared
 /// libraries, and read and write `dir` (its own fresh folder, which is
-/// also its TMPDIR); TCP only to `connect`.
-pub fn runner(exe: &Path, dir: &Path, connect: Option<u16>, limits: Rlimits) -> io::Result<Jail> {
+/// also its TMPDIR); TCP only to the ports in `connect` (none at all when
+/// it is empty), and no binding of any port.
+pub fn runner(exe: &Path, dir: &Path, connect: &[u16], limits: Rlimits) -> io::Result<Jail> {
     let policy = Policy {
         read: vec![exe.to_path_buf()],
         write: vec![dir.to_path_buf()],
-        connect: connect.into_iter().collect(),
+        connect: connect.to_vec(),
     };
     Ok(Jail::new(
         &policy,

@@ -321,7 +321,7 @@ fn run_cases(
         let jail = crate::sandbox::runner(
             runner,
             dir.path(),
-            None,
+            &[],
             crate::sandbox::runner_limits(limits.suite.as_secs() + 5),
         )?
         .env("LAB_RUNNER_TOKEN_FILE", &token_name);

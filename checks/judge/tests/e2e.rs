@@ -716,6 +716,131 @@ fn try_runs_execute_against_a_real_local_server() {
     );
 }
 
+/// The index of the first line at or after `from` that holds every one of
+/// `words`; panics with the whole output when there is none.
+fn line_with(out: &str, from: usize, words: &[&str]) -> usize {
+    out.lines()
+        .enumerate()
+        .skip(from)
+        .find(|(_, l)| words.iter().all(|w| l.contains(w)))
+        .map(|(i, _)| i)
+        .unwrap_or_else(|| panic!("no line after {from} with {words:?} in\n{out}"))
+}
+
+#[test]
+fn try_11_runs_execute_admitted_against_a_real_local_server() {
+    let (kit, _serial) = kit();
+    let r = run(
+        kit.path(),
+        "lab.sh",
+        &["try", "11", "--advanced", "solutions/advanced.rs"],
+        BUILD,
+    );
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    let out = &r.stdout;
+    // The client's side, in order: 503, a wait of a second, 429 with an
+    // HTTP-date, a wait, the late 200; then the malformed field.
+    let first = line_with(out, 0, &["<- 503, Retry-After: 1 "]);
+    let slept = line_with(out, first, &["sleep(1.000)"]);
+    let date = line_with(out, slept, &["<- 429, Retry-After: ", " GMT"]);
+    let wait = line_with(out, date, &["sleep("]);
+    let ok = line_with(out, wait, &["<- 200"]);
+    let answer = line_with(out, ok, &["outcome: answer 200"]);
+    let soon = line_with(out, answer, &["<- 503, Retry-After: soon"]);
+    line_with(out, soon, &["outcome: stopped, invalid_retry_after"]);
+    // The server's side: four requests, and the 200 took its 300 ms.
+    let server = line_with(out, 0, &["server: what it saw"]);
+    let fourth = line_with(out, server, &["request #4"]);
+    line_with(out, server, &["answered 200 after 300 ms"]);
+    line_with(out, fourth, &["answered 503, Retry-After: soon"]);
+    assert!(!out.contains("request #5"), "{out}");
+    // A stub names its step and function.
+    let stub = run(
+        kit.path(),
+        "lab.sh",
+        &["try", "11", "--advanced", "fixtures/pristine/advanced.rs"],
+        BUILD,
+    );
+    assert_eq!(stub.code, 1, "{}{}", stub.stdout, stub.stderr);
+    assert!(
+        stub.stdout
+            .contains("step 11 is not implemented yet: `execute_admitted`"),
+        "{}",
+        stub.stdout
+    );
+    // A file that does not compile gets the usual compile report.
+    std::fs::write(kit.path().join("broken.rs"), "fn x( {\n").unwrap();
+    let broken = run(
+        kit.path(),
+        "lab.sh",
+        &["try", "11", "--advanced", "broken.rs"],
+        BUILD,
+    );
+    assert_eq!(broken.code, 3, "{}{}", broken.stdout, broken.stderr);
+    assert!(
+        broken.stdout.contains("broken.rs does not compile"),
+        "{}",
+        broken.stdout
+    );
+}
+
+#[test]
+fn try_13_runs_quoteflow_behind_a_real_front_and_suppliers() {
+    let (kit, _serial) = kit();
+    let r = run(
+        kit.path(),
+        "lab.sh",
+        &["try", "13", "--advanced", "solutions/advanced.rs"],
+        BUILD,
+    );
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    let out = &r.stdout;
+    // The front turned some away at its full gate, and answered with quotes.
+    line_with(out, 0, &["front: answered 503, Retry-After: 1"]);
+    line_with(out, 0, &["client: q", "<- 503, Retry-After: 1"]);
+    let ok = line_with(out, 0, &["client: q", "<- 200"]);
+    line_with(out, ok, &["flaky: quote "]);
+    // The last request came after the others and got quotes too.
+    let last = line_with(out, 0, &["client: q5 <- 200"]);
+    line_with(out, last, &["fast: quote "]);
+    // The flaky supplier was asked twice with one request id.
+    let twice = (1..=5).any(|k| {
+        out.contains(&format!("flaky: request id q{k}, attempt 1"))
+            && out.contains(&format!("flaky: request id q{k}, attempt 2"))
+    });
+    assert!(twice, "{out}");
+    // A stub names its step and function.
+    let stub = run(
+        kit.path(),
+        "lab.sh",
+        &["try", "13", "--advanced", "fixtures/pristine/advanced.rs"],
+        BUILD,
+    );
+    assert_eq!(stub.code, 1, "{}{}", stub.stdout, stub.stderr);
+    assert!(
+        stub.stdout.contains("step 13 is not implemented yet"),
+        "{}",
+        stub.stdout
+    );
+}
+
+#[test]
+fn try_without_a_demonstration_is_a_one_line_error() {
+    let (kit, _serial) = kit();
+    let r = run(kit.path(), "lab.sh", &["try", "99"], QUICK);
+    assert_eq!(r.code, 2, "{}{}", r.stdout, r.stderr);
+    assert_eq!(r.stderr.trim().lines().count(), 1, "{}", r.stderr);
+    assert!(
+        r.stderr.contains("08, 11, 13"),
+        "the steps with a demonstration: {}",
+        r.stderr
+    );
+    // A bad command line is answered in the learner's language too.
+    let zh = run(kit.path(), "lab.sh", &["--lang", "zh", "try", "99"], QUICK);
+    assert_eq!(zh.code, 2, "{}{}", zh.stdout, zh.stderr);
+    assert!(zh.stderr.contains("没有演示"), "{}", zh.stderr);
+}
+
 #[test]
 fn reset_restores_one_stub_with_a_backup_and_watch_checks_once() {
     let (kit, _serial) = kit();

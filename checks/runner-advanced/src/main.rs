@@ -1,4 +1,5 @@
-//! The advanced runner: `lab-runner-advanced CASES OUTCOMES FROM [careful]`.
+//! The advanced runner: `lab-runner-advanced CASES OUTCOMES FROM [careful]`,
+//! or `lab-runner-advanced try 11|13 ...` (the live mode, see `live`).
 //!
 //! Compiles the learner's `student/src/advanced.rs` as its module `advanced`
 //! (never part of the `student` crate, so core submissions build exactly as
@@ -27,14 +28,12 @@ unseen_by_rustfmt! {
 
 #[cfg(any(lab_advanced, lab_reference))]
 mod glue;
+#[cfg(any(lab_advanced, lab_reference))]
+mod live;
 
 fn main() -> std::process::ExitCode {
     #[cfg(any(lab_advanced, lab_reference))]
-    return lab_harness::serve(
-        "lab-runner-advanced",
-        glue::dispatch,
-        lab_harness::no_other_mode,
-    );
+    return lab_harness::serve("lab-runner-advanced", glue::dispatch, live::try_mode);
     #[cfg(not(any(lab_advanced, lab_reference)))]
     {
         eprintln!("lab-runner-advanced: student/src/advanced.rs does not exist");

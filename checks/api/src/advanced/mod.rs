@@ -11,9 +11,11 @@ mod s10;
 mod s11;
 mod s12;
 mod s13;
+mod s13_live;
 
 pub use common::*;
 pub use s10::*;
 pub use s11::*;
 pub use s12::*;
 pub use s13::*;
+pub use s13_live::{LiveEvent, LiveNote, LiveSupplier, OutboundSlots};

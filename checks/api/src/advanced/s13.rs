@@ -10,6 +10,10 @@
 //! - virtual time jumps to the next wake-up only when no task can run;
 //! - like a task group, when a task panics the world cancels the others and
 //!   `run_all` passes the panic on once every task has ended.
+//!
+//! `lab.sh try 13` runs the same `Env` over the real world instead (a
+//! hidden constructor, `Env::live`; see `s13_live.rs`): real time, real
+//! threads, real HTTP calls. The checks never use it.
 
 use std::cell::Cell;
 use std::collections::VecDeque;
@@ -416,6 +420,9 @@ pub struct Env {
     state: Mutex<State>,
     baton: Condvar,
     watch: Option<Box<dyn Fn() -> u32 + Send + Sync>>,
+    /// `Some` for the live world of `lab.sh try 13` (see [`Env::live`]);
+    /// every method then goes there, and the scripted state stays unused.
+    live: Option<super::s13_live::Live>,
 }
 
 /// One outbound slot; dropping it gives it back at once (to the task that
@@ -427,6 +434,10 @@ pub struct Slot<'e> {
 
 impl Drop for Slot<'_> {
     fn drop(&mut self) {
+        if let Some(live) = &self.env.live {
+            live.release();
+            return;
+        }
         let mut st = self.env.lock();
         if let Some(i) = st.live.iter().position(|(id, _)| *id == self.id) {
             st.live.remove(i);
@@ -479,6 +490,27 @@ impl Env {
             }),
             baton: Condvar::new(),
             watch: None,
+            live: None,
+        }
+    }
+
+    /// A live world (for `lab.sh try 13`, never for the checks): `now` reads
+    /// a monotonic clock in seconds since `origin`, `sleep` really sleeps,
+    /// `call` makes a real HTTP GET to the supplier's address within the
+    /// timeout, `run_all` runs every task at once on its own thread, and
+    /// `acquire` takes one of `slots` (shared with other live worlds).
+    /// `note` hears of every call, answer, pause and slot wait. The rules
+    /// of the scripted world are not watched here.
+    #[doc(hidden)]
+    pub fn live(
+        origin: std::time::Instant,
+        slots: std::sync::Arc<super::s13_live::OutboundSlots>,
+        suppliers: Vec<super::s13_live::LiveSupplier>,
+        note: super::s13_live::LiveNote,
+    ) -> Env {
+        Env {
+            live: Some(super::s13_live::Live::new(origin, slots, suppliers, note)),
+            ..Env::scripted(0.0, 0, Vec::new())
         }
     }
 
@@ -574,6 +606,9 @@ impl Env {
 
     /// The virtual time, in seconds. It moves only while every task waits.
     pub fn now(&self) -> f64 {
+        if let Some(live) = &self.live {
+            return live.now();
+        }
         let st = self.count(self.lock(), true);
         st.now
     }
@@ -589,6 +624,9 @@ impl Env {
         &'s self,
         tasks: Vec<Box<dyn FnOnce() -> T + Send + 's>>,
     ) -> Vec<T> {
+        if let Some(live) = &self.live {
+            return live.run_all(tasks);
+        }
         let n = tasks.len();
         let first = {
             let mut st = self.count(self.lock(), false);
@@ -732,6 +770,9 @@ impl Env {
     /// otherwise waits (first come, first served) until one is given back,
     /// or returns `None` when `deadline` comes first.
     pub fn acquire(&self, deadline: f64) -> Option<Slot<'_>> {
+        if let Some(live) = &self.live {
+            return live.acquire(deadline).then_some(Slot { env: self, id: 0 });
+        }
         let mut st = self.count(self.lock(), false);
         let me = self.me(&mut st)?;
         let mut st = self.unwind_if_cancelled(st, me);
@@ -794,6 +835,9 @@ impl Env {
         request: &QuoteRequest,
         timeout: f64,
     ) -> Result<Reply, CallError> {
+        if let Some(live) = &self.live {
+            return live.call(supplier, request, timeout);
+        }
         let mut st = self.count(self.lock(), false);
         let Some(me) = self.me(&mut st) else {
             return Err(CallError::LocalProtocol);
@@ -856,6 +900,9 @@ impl Env {
 
     /// Waits `seconds` (finite, above 0) of virtual time, exactly.
     pub fn sleep(&self, seconds: f64) {
+        if let Some(live) = &self.live {
+            return live.sleep(seconds);
+        }
         let mut st = self.count(self.lock(), false);
         let Some(me) = self.me(&mut st) else {
             return;
@@ -884,6 +931,9 @@ impl Env {
 
     /// The next of `supplier`'s random fractions in `[0, 1)`.
     pub fn fraction(&self, supplier: &str) -> f64 {
+        if let Some(live) = &self.live {
+            return live.fraction();
+        }
         let mut st = self.count(self.lock(), false);
         let Some(me) = self.me(&mut st) else {
             return 0.0;

@@ -1,0 +1,408 @@
+//! `lab.sh try [NN]`: a step's code against real HTTP servers that the
+//! judge starts on 127.0.0.1, inside the same confined runner as the
+//! checks, printing both sides' timelines. A demonstration, not a grading
+//! path: nothing is judged.
+//! - 08 (this file): the learner's `execute` against scripted 503, 429, 200;
+//! - 11 (`s11`): `execute_admitted` against 503, 429 with an HTTP-date,
+//!   a late 200, then a malformed Retry-After;
+//! - 13 (`s13`): QuoteFlow: an inbound front around `fan_out` and
+//!   `to_http` in the runner, supplier servers and an inbound client here.
+
+mod s11;
+mod s13;
+
+use crate::build::{self, BuildError};
+use crate::catalog::{t, tr};
+use crate::cli::TryArgs;
+use crate::spawn::{self, Captured, Exit, Watch};
+use crate::status;
+use std::io::{Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::os::unix::process::CommandExt;
+use std::path::Path;
+use std::process::Command;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// The steps that have a demonstration; the first is the default.
+pub const STEPS: [&str; 3] = ["08", "11", "13"];
+
+pub fn run(root: &Path, args: &TryArgs) -> u8 {
+    match args.step {
+        "11" => s11::run(root, args),
+        "13" => s13::run(root, args),
+        _ => core(root, args.subject.as_deref()),
+    }
+}
+
+/// The server's script: status, Retry-After, and how long it takes to answer.
+const SCRIPT: [(u16, Option<&str>, u64); 3] =
+    [(503, Some("1"), 150), (429, None, 100), (200, None, 50)];
+
+fn reason(status: u16) -> &'static str {
+    match status {
+        200 => "OK",
+        422 => "Unprocessable Content",
+        429 => "Too Many Requests",
+        503 => "Service Unavailable",
+        _ => "Status",
+    }
+}
+
+/// Reads a request's head (up to the blank line); returns its first line.
+fn request_line(stream: &mut TcpStream) -> String {
+    let _ = stream.set_read_timeout(Some(Duration::from_secs(5)));
+    let mut request = Vec::new();
+    let mut buf = [0u8; 1024];
+    while !request.windows(4).any(|w| w == b"\r\n\r\n") && request.len() < 64 * 1024 {
+        match stream.read(&mut buf) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => request.extend_from_slice(&buf[..n]),
+        }
+    }
+    String::from_utf8_lossy(&request)
+        .lines()
+        .next()
+        .unwrap_or("")
+        .to_string()
+}
+
+/// Writes one whole answer and closes the connection.
+fn respond(mut stream: TcpStream, status: u16, headers: &[(&str, &str)], body: &str) {
+    let fields: String = headers
+        .iter()
+        .map(|(name, value)| format!("{name}: {value}\r\n"))
+        .collect();
+    let response = format!(
+        "HTTP/1.1 {status} {}\r\nContent-Length: {}\r\nConnection: close\r\n{fields}\r\n{body}",
+        reason(status),
+        body.len()
+    );
+    let _ = stream.write_all(response.as_bytes());
+}
+
+fn answer(mut stream: TcpStream, k: usize, started: Instant, log: &Mutex<Vec<String>>) {
+    let line = request_line(&mut stream);
+    let (status, retry_after, delay) = SCRIPT.get(k).copied().unwrap_or((200, None, 50));
+    let at = |s: Instant| s.elapsed().as_secs_f64();
+    if let Ok(mut l) = log.lock() {
+        l.push(format!(
+            "  t={:6.3}  request #{}: {line}",
+            at(started),
+            k + 1
+        ));
+    }
+    std::thread::sleep(Duration::from_millis(delay));
+    let body = if status == 200 {
+        "hello from the lab server\n"
+    } else {
+        "try again later\n"
+    };
+    let headers: Vec<(&str, &str)> = retry_after
+        .map(|v| ("Retry-After", v))
+        .into_iter()
+        .collect();
+    respond(stream, status, &headers, body);
+    if let Ok(mut l) = log.lock() {
+        let ra = retry_after.map_or(String::new(), |v| format!(", Retry-After: {v}"));
+        l.push(format!(
+            "  t={:6.3}  answered {status}{ra} after {delay} ms",
+            at(started)
+        ));
+    }
+}
+
+/// Prints a kit error in one line; the exit status of a kit error.
+fn kit_error(e: impl std::fmt::Display) -> u8 {
+    eprintln!("lab: {}", tr("error.kit", &[("what", &e)]));
+    status::KIT_ERROR
+}
+
+/// A listening socket on 127.0.0.1 (a free port), accepting without blocking.
+fn listen() -> std::io::Result<TcpListener> {
+    let l = TcpListener::bind("127.0.0.1:0")?;
+    l.set_nonblocking(true)?;
+    Ok(l)
+}
+
+/// Runs `runner ARGS` in a fresh folder under the runner's jail (TCP only
+/// to `ports`), with the same supervision as the checks. `inherit` is a
+/// descriptor of the judge's that the runner keeps, under the same number.
+fn supervised(
+    runner: &Path,
+    args: &[String],
+    ports: &[u16],
+    inherit: Option<i32>,
+) -> Result<(Exit, Captured, tempfile::TempDir), u8> {
+    let logs = tempfile::tempdir().map_err(kit_error)?;
+    let mut cmd = Command::new(runner);
+    cmd.arg0("lab-runner").current_dir(logs.path()).args(args);
+    if let Some(fd) = inherit {
+        // SAFETY: fcntl is async-signal-safe; it changes only the child's
+        // copy of the descriptor table, so the descriptor survives its exec.
+        unsafe {
+            cmd.pre_exec(move || {
+                if libc::fcntl(fd, libc::F_SETFD, 0) != 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                Ok(())
+            });
+        }
+    }
+    // A step's limits, as in a check, but for time: a demonstration reports
+    // no progress, so it gets 30 s of its own time and 60 s in all.
+    let limits = crate::limits::Limits::default();
+    let jail = crate::sandbox::runner(
+        runner,
+        logs.path(),
+        ports,
+        crate::sandbox::runner_limits(limits.suite.as_secs() + 5),
+    )
+    .map_err(kit_error)?;
+    let watch = Watch {
+        idle: Duration::from_secs(30),
+        deadline: Instant::now() + Duration::from_secs(60),
+        output_cap: limits.output_cap,
+    };
+    let (exit, captured) =
+        spawn::supervise(&mut cmd, logs.path(), "try", watch, Some(jail), || false)
+            .map_err(kit_error)?;
+    Ok((exit, captured, logs))
+}
+
+/// The step and function of the first `todo!("step NN: name…")` the runner
+/// reported, when there is one.
+fn todo_in(stderr: &str) -> Option<(String, String)> {
+    let (_, rest) = stderr.split_once("not yet implemented: step ")?;
+    let step: String = rest.chars().take_while(char::is_ascii_digit).collect();
+    let rest = rest.get(step.len()..)?.strip_prefix(": ")?;
+    let function: String = rest
+        .chars()
+        .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == ':')
+        .collect();
+    (!step.is_empty() && !function.is_empty()).then_some((step, function))
+}
+
+/// How the runner ended, for the learner: nothing on success, the usual
+/// "not implemented yet" for a stub (naming the step and function that
+/// reached `todo!()`, or else `step` and `function`), otherwise the exit
+/// and the runner's stderr.
+fn ending(exit: Exit, captured: &Captured, step: &'static str, function: &str) -> u8 {
+    let stderr = captured.stderr_excerpt(4096);
+    match exit {
+        Exit::Success => status::PASSED,
+        _ if stderr.contains("not yet implemented") || stderr.contains("not implemented") => {
+            let (step, function) = todo_in(&stderr)
+                .and_then(|(s, f)| crate::suites::parse_step(&s).map(|s| (s, f)))
+                .unwrap_or((step, function.to_string()));
+            let file = crate::suites::file_of(step);
+            println!(
+                "{}",
+                tr(
+                    "fault.todo",
+                    &[("step", &step), ("function", &function), ("file", &file)]
+                )
+            );
+            status::FAILED
+        }
+        other => {
+            println!(
+                "{}",
+                tr(
+                    "try.failed",
+                    &[
+                        ("function", &function),
+                        ("how", &format!("{other:?}")),
+                        ("stderr", &stderr.trim())
+                    ]
+                )
+            );
+            status::FAILED
+        }
+    }
+}
+
+/// The advanced runner for `try 11` or `try 13`: the kit's own
+/// student/src/advanced.rs, or `--advanced`, or the subject's; with the
+/// slot's lock (if any). `Err` is the exit status, already explained.
+fn advanced_runner(
+    root: &Path,
+    args: &TryArgs,
+) -> Result<(build::Runners, std::path::PathBuf), u8> {
+    let shown = match (&args.advanced, &args.subject) {
+        (Some(path), _) => Some(path.clone()),
+        (None, Some(subject)) => build::subject_advanced(subject),
+        (None, None) => Some(root.join("student/src/advanced.rs")).filter(|p| p.is_file()),
+    };
+    let Some(path) = shown else {
+        eprintln!("lab: {}", t("error.missing_advanced"));
+        return Err(status::USAGE);
+    };
+    let sources = if args.subject.is_none() && args.advanced.is_none() {
+        None
+    } else {
+        let read = || -> Result<build::Sources, String> {
+            if !path.is_file() {
+                return Err(tr("error.missing_folder", &[("path", &path.display())]));
+            }
+            let lib = match &args.subject {
+                Some(subject) => build::subject_lib(subject)?,
+                None => root.join("student/src/lib.rs"),
+            };
+            Ok(build::Sources {
+                lib: build::read_source(&lib)?,
+                advanced: Some(build::read_source(&path)?),
+            })
+        };
+        match read() {
+            Ok(s) => Some(s),
+            Err(e) => {
+                eprintln!("lab: {e}");
+                return Err(status::USAGE);
+            }
+        }
+    };
+    let runners = build::runners(root, sources.as_ref().map(|s| ("try", s)), false, true)
+        .map_err(kit_error)?;
+    let runner = match &runners.advanced {
+        build::Advanced::Built(runner) => runner.clone(),
+        build::Advanced::DoesNotCompile(errors) => {
+            let shown = if args.subject.is_none() && args.advanced.is_none() {
+                "student/src/advanced.rs".to_string()
+            } else {
+                path.display().to_string()
+            };
+            println!(
+                "{}\n\n{errors}",
+                crate::suites::tr_steps("run.advanced_build_failed", &[("path", &shown)])
+            );
+            return Err(status::DOES_NOT_COMPILE);
+        }
+        build::Advanced::Absent | build::Advanced::NotAsked => {
+            eprintln!("lab: {}", t("error.missing_advanced"));
+            return Err(status::USAGE);
+        }
+    };
+    Ok((runners, runner))
+}
+
+/// Lines of the judge's side, each with its time, printed in time order.
+#[derive(Default, Clone)]
+struct Log(Arc<Mutex<Vec<(f64, String)>>>);
+
+impl Log {
+    fn push(&self, origin: Instant, text: String) {
+        let at = origin.elapsed().as_secs_f64();
+        if let Ok(mut l) = self.0.lock() {
+            l.push((at, format!("  t={at:6.3}  {text}")));
+        }
+    }
+
+    fn print(&self) {
+        let mut lines = self.0.lock().map(|l| l.clone()).unwrap_or_default();
+        lines.sort_by(|a, b| a.0.total_cmp(&b.0));
+        for (_, line) in lines {
+            println!("{line}");
+        }
+    }
+}
+
+/// `lab.sh try` (step 08).
+fn core(root: &Path, subject: Option<&Path>) -> u8 {
+    // Holds the slot's lock (if any) until the demonstration is over.
+    let built = match build::runner_for(root, subject, "try") {
+        Ok(b) => b,
+        Err(e) => {
+            eprintln!("lab: {e}");
+            return status::USAGE;
+        }
+    };
+    let built = match built {
+        Ok(b) => b,
+        Err(BuildError::DoesNotCompile(errors)) => {
+            println!(
+                "{}\n\n{errors}",
+                tr(
+                    "run.build_failed",
+                    &[(
+                        "path",
+                        &subject.map_or("student/src/lib.rs".into(), |p| p.display().to_string())
+                    )]
+                )
+            );
+            return status::DOES_NOT_COMPILE;
+        }
+        Err(BuildError::Kit(e)) => return kit_error(e),
+    };
+    let listener = match listen() {
+        Ok(l) => l,
+        Err(e) => return kit_error(e),
+    };
+    let addr = match listener.local_addr() {
+        Ok(a) => a,
+        Err(e) => return kit_error(e),
+    };
+    println!("{}", tr("try.server", &[("addr", &addr)]));
+    let log = Arc::new(Mutex::new(Vec::new()));
+    let stop = Arc::new(AtomicBool::new(false));
+    let started = Instant::now();
+    let server = {
+        let (log, stop) = (Arc::clone(&log), Arc::clone(&stop));
+        std::thread::Builder::new()
+            .name("lab-server".into())
+            .spawn(move || {
+                let mut k = 0;
+                while !stop.load(Ordering::SeqCst) {
+                    match listener.accept() {
+                        Ok((stream, _)) => {
+                            let _ = stream.set_nonblocking(false);
+                            answer(stream, k, started, &log);
+                            k += 1;
+                        }
+                        Err(_) => std::thread::sleep(Duration::from_millis(5)),
+                    }
+                }
+            })
+    };
+    let outcome = supervised(
+        &built.runner,
+        &["try".into(), addr.to_string()],
+        &[addr.port()],
+        None,
+    );
+    stop.store(true, Ordering::SeqCst);
+    if let Ok(s) = server {
+        let _ = s.join();
+    }
+    let (exit, captured, _logs) = match outcome {
+        Ok(x) => x,
+        Err(code) => return code,
+    };
+    drop(built);
+    print!("{}", spawn::excerpt(&captured.stdout, 64 << 10));
+    println!("{}", t("try.server_view"));
+    for line in log.lock().map(|l| l.clone()).unwrap_or_default() {
+        println!("{line}");
+    }
+    ending(exit, &captured, "08", "execute")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_todo_names_its_step_and_function() {
+        let stderr = "thread 'main' panicked at src/advanced.rs:9:5:\n\
+                      not yet implemented: step 13: Gate::new(2)\nnote: …";
+        assert_eq!(todo_in(stderr), Some(("13".into(), "Gate::new".into())));
+        let stderr = "not yet implemented: step 11: execute_admitted(\"GET\", 8)";
+        assert_eq!(
+            todo_in(stderr),
+            Some(("11".into(), "execute_admitted".into()))
+        );
+        assert_eq!(todo_in("not yet implemented"), None);
+        assert_eq!(todo_in("not yet implemented: step x"), None);
+    }
+}

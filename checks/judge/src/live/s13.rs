@@ -1,0 +1,293 @@
+//! `lab.sh try 13`: QuoteFlow for real. Five supplier servers here (fast;
+//! flaky: 503 on a request id's first try, 200 on its second; down: always
+//! 503; slow: answers after the 0.8 s budget; silent: never answers), the
+//! front's listening socket, handed to the advanced runner, whose front
+//! runs the learner's `fan_out` and `to_http` behind one `Gate` of 2; and
+//! an inbound client here that sends four requests at once (the gate fills
+//! and turns some away), then one more after they finish.
+
+use super::{advanced_runner, ending, kit_error, listen, request_line, respond, Log};
+use crate::catalog::{t, tr};
+use crate::cli::TryArgs;
+use crate::spawn;
+use std::collections::HashMap;
+use std::io::{Read, Write};
+use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::os::fd::AsRawFd;
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Kind {
+    Fast,
+    Flaky,
+    Down,
+    Slow,
+    Silent,
+}
+
+const SUPPLIERS: [(&str, Kind); 5] = [
+    ("fast", Kind::Fast),
+    ("flaky", Kind::Flaky),
+    ("down", Kind::Down),
+    ("slow", Kind::Slow),
+    ("silent", Kind::Silent),
+];
+
+/// Inbound requests sent at once, then one more after they finish.
+const AT_ONCE: usize = 4;
+
+/// The value of `key` in the query of a request line.
+fn query(line: &str, key: &str) -> Option<String> {
+    let target = line.split(' ').nth(1)?;
+    let (_, q) = target.split_once('?')?;
+    q.split('&')
+        .filter_map(|kv| kv.split_once('='))
+        .find(|(k, _)| *k == key)
+        .map(|(_, v)| v.to_string())
+}
+
+fn offer(unit: i64, quantity: u32, shipping: i64) -> String {
+    format!(
+        "{{\"unit_cents\":{unit},\"quantity\":{quantity},\"shipping_cents\":{shipping},\"in_stock\":true}}"
+    )
+}
+
+struct Supplier<'a> {
+    name: &'static str,
+    kind: Kind,
+    /// Attempts so far, by request id.
+    attempts: Mutex<HashMap<String, u32>>,
+    origin: Instant,
+    log: &'a Log,
+    stop: &'a AtomicBool,
+}
+
+impl Supplier<'_> {
+    fn serve(&self, mut stream: TcpStream) {
+        let _ = stream.set_nonblocking(false);
+        let line = request_line(&mut stream);
+        let id = query(&line, "id").unwrap_or_default();
+        let quantity: u32 = query(&line, "quantity")
+            .and_then(|q| q.parse().ok())
+            .unwrap_or(1);
+        let attempt = {
+            let mut seen = self.attempts.lock().unwrap_or_else(|e| e.into_inner());
+            let n = seen.entry(id.clone()).or_insert(0);
+            *n += 1;
+            *n
+        };
+        let name = self.name;
+        self.log.push(
+            self.origin,
+            format!("{name}: request id {id}, attempt {attempt}"),
+        );
+        let (delay, status, body) = match (self.kind, attempt) {
+            (Kind::Fast, _) => (50, 200, offer(1200, quantity, 300)),
+            (Kind::Flaky, 1) => (30, 503, "busy\n".into()),
+            (Kind::Flaky, _) => (50, 200, offer(1100, quantity, 500)),
+            (Kind::Down, _) => (30, 503, "down\n".into()),
+            (Kind::Slow, _) => (1200, 200, offer(900, quantity, 0)),
+            (Kind::Silent, _) => {
+                // Holds the connection, saying nothing, until the caller
+                // hangs up or the demonstration ends.
+                let _ = stream.set_read_timeout(Some(Duration::from_millis(20)));
+                let mut buf = [0u8; 64];
+                while !self.stop.load(Ordering::SeqCst) {
+                    match stream.read(&mut buf) {
+                        Ok(0) => {
+                            self.log.push(
+                                self.origin,
+                                format!("{name}: request id {id}, attempt {attempt}: the caller hung up"),
+                            );
+                            return;
+                        }
+                        Ok(_) => {}
+                        Err(e)
+                            if matches!(
+                                e.kind(),
+                                std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                            ) => {}
+                        Err(_) => return,
+                    }
+                }
+                return;
+            }
+        };
+        std::thread::sleep(Duration::from_millis(delay));
+        respond(
+            stream,
+            status,
+            &[("Content-Type", "application/json")],
+            &body,
+        );
+        let what = if status == 200 {
+            format!("200 {body}")
+        } else {
+            status.to_string()
+        };
+        self.log.push(
+            self.origin,
+            format!("{name}: request id {id}, attempt {attempt}: answered {what} after {delay} ms"),
+        );
+    }
+}
+
+/// One inbound request to the front; logs what went and what came back.
+fn inbound(front: SocketAddr, id: &str, origin: Instant, log: &Log, stop: &AtomicBool) {
+    let target = format!("/quotes?id={id}&item=widget&quantity=3");
+    log.push(origin, format!("client: GET {target}"));
+    let mut stream = match TcpStream::connect_timeout(&front, Duration::from_secs(5)) {
+        Ok(s) => s,
+        Err(e) => return log.push(origin, format!("client: {id}: cannot connect: {e}")),
+    };
+    let request = format!("GET {target} HTTP/1.1\r\nHost: {front}\r\nConnection: close\r\n\r\n");
+    if let Err(e) = stream.write_all(request.as_bytes()) {
+        return log.push(origin, format!("client: {id}: cannot send: {e}"));
+    }
+    let _ = stream.set_read_timeout(Some(Duration::from_millis(50)));
+    let mut raw = Vec::new();
+    let mut buf = [0u8; 4096];
+    let given_up = Instant::now() + Duration::from_secs(20);
+    loop {
+        match stream.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => raw.extend_from_slice(&buf[..n]),
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                ) =>
+            {
+                if stop.load(Ordering::SeqCst) || Instant::now() > given_up {
+                    return log.push(origin, format!("client: {id}: no answer"));
+                }
+            }
+            Err(e) => return log.push(origin, format!("client: {id}: {e}")),
+        }
+    }
+    let text = String::from_utf8_lossy(&raw);
+    let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+    let mut lines = head.split("\r\n");
+    let status = lines
+        .next()
+        .and_then(|l| l.split(' ').nth(1))
+        .unwrap_or("?");
+    let retry_after: String = lines
+        .filter_map(|l| l.split_once(':'))
+        .filter(|(name, _)| name.eq_ignore_ascii_case("retry-after"))
+        .map(|(_, v)| format!(", Retry-After: {}", v.trim()))
+        .collect();
+    let mut shown = format!("client: {id} <- {status}{retry_after}");
+    for l in body.lines() {
+        shown += &format!("\n            {l}");
+    }
+    log.push(origin, shown);
+}
+
+pub fn run(root: &Path, args: &TryArgs) -> u8 {
+    // Holds the slot's lock (if any) until the demonstration is over.
+    let (runners, runner) = match advanced_runner(root, args) {
+        Ok(r) => r,
+        Err(code) => return code,
+    };
+    let mut listeners: Vec<TcpListener> = Vec::new();
+    for _ in 0..=SUPPLIERS.len() {
+        match listen() {
+            Ok(l) => listeners.push(l),
+            Err(e) => return kit_error(e),
+        }
+    }
+    let mut addrs = Vec::new();
+    for l in &listeners {
+        match l.local_addr() {
+            Ok(a) => addrs.push(a),
+            Err(e) => return kit_error(e),
+        }
+    }
+    let front = listeners.remove(0);
+    let front_addr = addrs.remove(0);
+    // The runner takes the front's socket as it is; it accepts and never binds.
+    if let Err(e) = front.set_nonblocking(false) {
+        return kit_error(e);
+    }
+    let names: Vec<String> = SUPPLIERS
+        .iter()
+        .zip(&addrs)
+        .map(|((name, _), a)| format!("{name} {a}"))
+        .collect();
+    println!(
+        "{}",
+        tr(
+            "try.server13",
+            &[("front", &front_addr), ("suppliers", &names.join(", "))]
+        )
+    );
+    let log = Log::default();
+    let stop = AtomicBool::new(false);
+    let origin = Instant::now();
+    let suppliers: Vec<Supplier<'_>> = SUPPLIERS
+        .iter()
+        .map(|&(name, kind)| Supplier {
+            name,
+            kind,
+            attempts: Mutex::new(HashMap::new()),
+            origin,
+            log: &log,
+            stop: &stop,
+        })
+        .collect();
+    let mut runner_args = vec![
+        "try".to_string(),
+        "13".into(),
+        front.as_raw_fd().to_string(),
+        (AT_ONCE + 1).to_string(),
+    ];
+    runner_args.extend(
+        SUPPLIERS
+            .iter()
+            .zip(&addrs)
+            .map(|((name, _), a)| format!("{name}={}", a.port())),
+    );
+    let ports: Vec<u16> = addrs.iter().map(SocketAddr::port).collect();
+    let outcome = std::thread::scope(|scope| {
+        for (supplier, listener) in suppliers.iter().zip(&listeners) {
+            let stop = &stop;
+            scope.spawn(move || {
+                while !stop.load(Ordering::SeqCst) {
+                    match listener.accept() {
+                        Ok((stream, _)) => {
+                            scope.spawn(move || supplier.serve(stream));
+                        }
+                        Err(_) => std::thread::sleep(Duration::from_millis(2)),
+                    }
+                }
+            });
+        }
+        let (log, stop) = (&log, &stop);
+        scope.spawn(move || {
+            std::thread::scope(|inner| {
+                for k in 1..=AT_ONCE {
+                    inner.spawn(move || inbound(front_addr, &format!("q{k}"), origin, log, stop));
+                    std::thread::sleep(Duration::from_millis(40));
+                }
+            });
+            inbound(front_addr, &format!("q{}", AT_ONCE + 1), origin, log, stop);
+        });
+        let outcome = super::supervised(&runner, &runner_args, &ports, Some(front.as_raw_fd()));
+        stop.store(true, Ordering::SeqCst);
+        outcome
+    });
+    drop(front);
+    drop(runners);
+    let (exit, captured, _logs) = match outcome {
+        Ok(x) => x,
+        Err(code) => return code,
+    };
+    print!("{}", spawn::excerpt(&captured.stdout, 64 << 10));
+    println!("{}", t("try.server_view13"));
+    log.print();
+    ending(exit, &captured, "13", "fan_out")
+}

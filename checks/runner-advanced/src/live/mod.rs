@@ -1,0 +1,35 @@
+//! `lab-runner-advanced try 11 ADDRESS` and `try 13 FD COUNT NAME=PORT...`:
+//! the learner's step 11 and step 13 code against real servers the judge
+//! started on 127.0.0.1, with real clocks, sleeps, sockets and threads. A
+//! demonstration of how the injected parts map onto the world; nothing
+//! here is judged.
+
+mod s11;
+mod s13;
+
+use std::time::Instant;
+
+/// The runner's other mode (see `lab_harness::serve`).
+pub fn try_mode(args: &[String]) -> Option<Result<(), String>> {
+    match args {
+        [mode, step, address] if mode == "try" && step == "11" => Some(s11::run(address)),
+        [mode, step, fd, count, suppliers @ ..] if mode == "try" && step == "13" => {
+            Some(s13::run(fd, count, suppliers))
+        }
+        _ => None,
+    }
+}
+
+/// Seconds since `origin`, as the timelines print them.
+fn at(origin: Instant) -> f64 {
+    origin.elapsed().as_secs_f64()
+}
+
+/// Prints one timeline line at once (the judge shows stdout when the runner
+/// has ended, even if it was stopped).
+fn line(text: std::fmt::Arguments<'_>) {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(out, "{text}");
+    let _ = out.flush();
+}
