@@ -130,7 +130,8 @@ pub fn report(results: &[StepResult], limits: &Limits) -> (u64, u64, u64) {
     let conclusion = libtest_mimic::run(&args, trials);
     let printed: u64 = results.iter().map(|r| r.run.printed).sum();
     if printed > 0 {
-        println!("{}", tr("run.printed", &[("bytes", &printed)]));
+        let mib = limits.output_cap >> 20;
+        println!("{}", tr("run.printed", &[("bytes", &printed), ("mib", &mib)]));
     }
     (conclusion.num_passed, conclusion.num_failed, not_started)
 }
