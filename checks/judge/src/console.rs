@@ -131,7 +131,10 @@ pub fn report(results: &[StepResult], limits: &Limits) -> (u64, u64, u64) {
     let printed: u64 = results.iter().map(|r| r.run.printed).sum();
     if printed > 0 {
         let mib = limits.output_cap >> 20;
-        println!("{}", tr("run.printed", &[("bytes", &printed), ("mib", &mib)]));
+        println!(
+            "{}",
+            tr("run.printed", &[("bytes", &printed), ("mib", &mib)])
+        );
     }
     (conclusion.num_passed, conclusion.num_failed, not_started)
 }
