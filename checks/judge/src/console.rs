@@ -82,7 +82,15 @@ pub fn failure_text(result: &StepResult, clause: usize, limits: &Limits) -> Opti
             let mut parts: Vec<String> = faults
                 .iter()
                 .take(shown)
-                .map(|(i, f)| render::failure(&checks[*i], f, suite.step, suite.function, limits))
+                .map(|(i, f)| {
+                    let mut text =
+                        render::failure(&checks[*i], f, suite.step, suite.function, limits);
+                    let printed = result.run.output.get(clause).and_then(|o| o.get(*i));
+                    if let Some(Some(printed)) = printed {
+                        text += &render::printed(printed);
+                    }
+                    text
+                })
                 .collect();
             let faults = &faults[..shown];
             if *total > faults.len() {

@@ -203,6 +203,16 @@ pub fn display_width(text: &str) -> usize {
         .sum()
 }
 
+/// What the learner's code printed during a case, marked as theirs and
+/// indented under the failure (already capped by the session).
+pub fn printed(text: &str) -> String {
+    let mut out = format!("\n  {}", t("fail.printed"));
+    for line in text.lines() {
+        out += &format!("\n    | {line}");
+    }
+    out
+}
+
 /// One failing case in a line: for a timeline, its first difference; else
 /// what came back (its first line).
 pub fn brief(check: &Check, f: &Fault, step: &str, function: &str, limits: &Limits) -> String {
