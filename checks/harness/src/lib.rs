@@ -105,19 +105,62 @@ fn run(args: &[String], dispatch: fn(Call) -> Observed) -> Result<(), String> {
         LAST_PANIC.with(|p| *p.borrow_mut() = Some(message));
         PANIC_AT.with(|p| *p.borrow_mut() = at);
     }));
+    let mut streams = Streams::new();
     for line in lines.skip(from) {
         let line = line.map_err(|e| e.to_string())?;
         let case = wire::parse_case(&line).map_err(|e| format!("bad case: {e}"))?;
+        let before = streams.at();
         let observed = observe(dispatch, case.call)?;
         let outcome = Outcome {
             id: case.id,
             observed,
+            printed: streams.since(before),
         };
         let mut text = wire::to_line(&outcome);
         text.push('\n');
         out.line(text.as_bytes()).map_err(|e| e.to_string())?;
     }
     out.finish().map_err(|e| e.to_string())
+}
+
+/// The runner's stdout and stderr, when they are files (as the judge
+/// starts it): their offsets before and after a case tell what that case
+/// printed. A duplicate descriptor shares the offset, and only reads it.
+struct Streams {
+    out: Option<std::fs::File>,
+    err: Option<std::fs::File>,
+}
+
+impl Streams {
+    fn new() -> Streams {
+        use std::os::fd::AsFd;
+        let dup =
+            |fd: std::os::fd::BorrowedFd<'_>| fd.try_clone_to_owned().ok().map(std::fs::File::from);
+        Streams {
+            out: dup(std::io::stdout().as_fd()),
+            err: dup(std::io::stderr().as_fd()),
+        }
+    }
+
+    /// Both offsets, after flushing what Rust still buffers.
+    fn at(&mut self) -> [Option<u64>; 2] {
+        use std::io::{Seek, Write};
+        let _ = std::io::stdout().flush();
+        let _ = std::io::stderr().flush();
+        let pos = |f: &mut Option<std::fs::File>| f.as_mut().and_then(|f| f.stream_position().ok());
+        [pos(&mut self.out), pos(&mut self.err)]
+    }
+
+    /// What was printed since `before`, if anything.
+    fn since(&mut self, before: [Option<u64>; 2]) -> Option<wire::Printed> {
+        let after = self.at();
+        let span = |i: usize| match (before[i], after[i]) {
+            (Some(a), Some(b)) if b > a => [a, b],
+            _ => [0, 0],
+        };
+        let (stdout, stderr) = (span(0), span(1));
+        (stdout[1] > 0 || stderr[1] > 0).then_some(wire::Printed { stdout, stderr })
+    }
 }
 
 /// Thrown (with `std::panic::panic_any`) by a dispatch function that was

@@ -63,10 +63,36 @@ pub fn failure_text(result: &StepResult, clause: usize, limits: &Limits) -> Opti
         }
         ClauseVerdict::Failed { faults, total } => {
             let checks = &suite.clauses[clause].checks;
+            // In a scripted world one mistake fails many clauses: the first
+            // failing clause is told in full (one input), each later one in
+            // a line with its own first difference.
+            let story = crate::suites::step(suite.step).scripted_world();
+            let lead = result.verdicts[..clause]
+                .iter()
+                .position(|v| matches!(v, ClauseVerdict::Failed { .. }));
+            if let (true, Some(lead), Some((i, f))) = (story, lead, faults.first()) {
+                let first = t(&format!("clause.{}", suite.clauses[lead].key));
+                let brief = render::brief(&checks[*i], f, suite.step, suite.function, limits);
+                return Some(tr(
+                    "fail.also",
+                    &[("first", &first), ("brief", &brief), ("count", total)],
+                ));
+            }
+            let shown = if story { 1 } else { faults.len() };
             let mut parts: Vec<String> = faults
                 .iter()
-                .map(|(i, f)| render::failure(&checks[*i], f, suite.step, suite.function, limits))
+                .take(shown)
+                .map(|(i, f)| {
+                    let mut text =
+                        render::failure(&checks[*i], f, suite.step, suite.function, limits);
+                    let printed = result.run.output.get(clause).and_then(|o| o.get(*i));
+                    if let Some(Some(printed)) = printed {
+                        text += &render::printed(printed);
+                    }
+                    text
+                })
                 .collect();
+            let faults = &faults[..shown];
             if *total > faults.len() {
                 parts.push(format!(
                     "  {}",
@@ -130,7 +156,11 @@ pub fn report(results: &[StepResult], limits: &Limits) -> (u64, u64, u64) {
     let conclusion = libtest_mimic::run(&args, trials);
     let printed: u64 = results.iter().map(|r| r.run.printed).sum();
     if printed > 0 {
-        println!("{}", tr("run.printed", &[("bytes", &printed)]));
+        let mib = limits.output_cap >> 20;
+        println!(
+            "{}",
+            tr("run.printed", &[("bytes", &printed), ("mib", &mib)])
+        );
     }
     (conclusion.num_passed, conclusion.num_failed, not_started)
 }

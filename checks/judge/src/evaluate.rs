@@ -31,6 +31,7 @@ impl StepResult {
             run: SuiteRun {
                 got: vec![Vec::new(); n],
                 printed: 0,
+                output: vec![Vec::new(); n],
             },
             verdicts: vec![verdict; n],
         }
@@ -209,7 +210,7 @@ fn shrink_failures(
             continue;
         }
         let mut current = result.suite.clauses[c].checks[i].clone();
-        let mut best: Option<(Check, Fault)> = None;
+        let mut best: Option<(Check, Fault, Option<String>)> = None;
         for round in 0..shrink::ROUNDS {
             let checks = shrink::round(&current);
             if checks.is_empty() {
@@ -227,22 +228,30 @@ fn shrink_failures(
             let ids: Vec<String> = checks.iter().map(|_| g.id("s")).collect();
             let cases = session::write_cases(&mini, &ids)?;
             let run = session::run(runner, &mini, &cases, &ids, limits)?;
-            let found = checks
-                .iter()
-                .zip(&run.got[0])
-                .find_map(|(k, g)| match judge(k, g) {
-                    Some(f @ (Fault::Wrong(_) | Fault::Panicked(..))) => Some((k.clone(), f)),
-                    _ => None,
-                });
-            let Some((check, f)) = found else { break };
+            let found =
+                checks
+                    .iter()
+                    .zip(&run.got[0])
+                    .zip(&run.output[0])
+                    .find_map(|((k, g), o)| match judge(k, g) {
+                        Some(f @ (Fault::Wrong(_) | Fault::Panicked(..))) => {
+                            Some((k.clone(), f, o.clone()))
+                        }
+                        _ => None,
+                    });
+            let Some((check, f, output)) = found else {
+                break;
+            };
             current = check.clone();
-            best = Some((check, f));
+            best = Some((check, f, output));
         }
-        if let (Some((check, f)), ClauseVerdict::Failed { faults, total }) =
+        if let (Some((check, f, output)), ClauseVerdict::Failed { faults, total }) =
             (best, &mut result.verdicts[c])
         {
             let clause = &mut result.suite.clauses[c];
             clause.checks.push(check);
+            result.run.output[c].resize(clause.checks.len() - 1, None);
+            result.run.output[c].push(output);
             faults.insert(0, (clause.checks.len() - 1, f));
             faults.truncate(SHOWN_PER_CLAUSE);
             *total += 1;

@@ -203,6 +203,72 @@ pub fn display_width(text: &str) -> usize {
         .sum()
 }
 
+/// What the learner's code printed during a case, marked as theirs and
+/// indented under the failure (already capped by the session).
+pub fn printed(text: &str) -> String {
+    let mut out = format!("\n  {}", t("fail.printed"));
+    for line in text.lines() {
+        out += &format!("\n    | {line}");
+    }
+    out
+}
+
+/// One failing case in a line: for a timeline, its first difference; else
+/// what came back (its first line).
+pub fn brief(check: &Check, f: &Fault, step: &str, function: &str, limits: &Limits) -> String {
+    if let (Expect::Trace { events, ending }, Fault::Wrong(Value::Trace { trace })) =
+        (&check.expect, f)
+    {
+        let at = (0..events.len().max(trace.events.len())).find(|&i| {
+            match (events.get(i), trace.events.get(i)) {
+                (Some(a), Some(b)) => !same_event(a, b),
+                _ => true,
+            }
+        });
+        let cell = |e: Option<&Event>| e.map_or_else(|| "-".to_string(), event_text);
+        return match at {
+            Some(i) => tr(
+                "fail.brief_event",
+                &[
+                    ("n", &(i + 1)),
+                    ("expected", &cell(events.get(i))),
+                    ("got", &cell(trace.events.get(i))),
+                ],
+            ),
+            None => tr(
+                "fail.brief_result",
+                &[
+                    ("expected", &ending_text(ending)),
+                    ("got", &ending_text(&trace.ending)),
+                ],
+            ),
+        };
+    }
+    let (want, got) = (expected(&check.expect), fault(f, step, function, limits));
+    let (want, got): (Vec<&str>, Vec<&str>) = (want.lines().collect(), got.lines().collect());
+    if want.len() <= 1 && got.len() <= 1 {
+        let one = |l: &[&str]| l.first().unwrap_or(&"").trim().to_string();
+        return tr(
+            "fail.brief_result",
+            &[("expected", &one(&want)), ("got", &one(&got))],
+        );
+    }
+    // Texts of several lines (an advanced step's story): their first
+    // differing line.
+    let line = |l: &[&str], i: usize| l.get(i).map_or("-".to_string(), |x| x.trim().to_string());
+    match (0..want.len().max(got.len())).find(|&i| want.get(i) != got.get(i)) {
+        Some(i) => tr(
+            "fail.brief_line",
+            &[
+                ("n", &(i + 1)),
+                ("expected", &line(&want, i)),
+                ("got", &line(&got, i)),
+            ],
+        ),
+        None => t("fail.same_text"),
+    }
+}
+
 pub fn failure(check: &Check, f: &Fault, step: &str, function: &str, limits: &Limits) -> String {
     let labels = [t("fail.input"), t("fail.expected"), t("fail.got")];
     let width = labels.iter().map(|l| display_width(l)).max().unwrap_or(0);
@@ -222,12 +288,19 @@ pub fn failure(check: &Check, f: &Fault, step: &str, function: &str, limits: &Li
         label(&labels[0]),
         lines(call(check.step, &check.call))
     );
-    out += &format!("{}{}\n", label(&labels[1]), lines(expected(&check.expect)));
-    out += &format!(
-        "{}{}",
-        label(&labels[2]),
-        lines(fault(f, step, function, limits))
+    let (want, got) = (expected(&check.expect), fault(f, step, function, limits));
+    // Never the same words twice: the difference is then in what follows.
+    let has_timeline = matches!(
+        (&check.expect, f),
+        (Expect::Trace { .. }, Fault::Wrong(Value::Trace { .. }))
     );
+    let got = match (got == want, has_timeline) {
+        (false, _) => got,
+        (true, true) => t("fail.same_result_timeline"),
+        (true, false) => t("fail.same_text"),
+    };
+    out += &format!("{}{}\n", label(&labels[1]), lines(want));
+    out += &format!("{}{}", label(&labels[2]), lines(got));
     if let (Expect::Trace { events, ending }, Fault::Wrong(Value::Trace { trace })) =
         (&check.expect, f)
     {
@@ -303,5 +376,53 @@ mod tests {
             .collect();
         assert_eq!(marked.len(), 1);
         assert!(marked[0].contains("sleep(0.25)") && marked[0].contains("sleep(0.5)"));
+    }
+
+    /// A timeline that differs only in a send's timeout: the brief line
+    /// names that event, and the full text never prints the same result
+    /// twice as if expected and got were equal.
+    #[test]
+    fn a_same_result_by_another_timeline_reads_as_such() {
+        let ending = Ending::Timeout;
+        let check = Check {
+            step: "08",
+            call: Call::Retryable { status: 1 },
+            expect: Expect::Trace {
+                events: vec![
+                    Event::Send { timeout: F64(5.0) },
+                    Event::Send { timeout: F64(4.5) },
+                ],
+                ending: ending.clone(),
+            },
+        };
+        let trace = Trace {
+            events: vec![
+                Event::Send { timeout: F64(5.0) },
+                Event::Send { timeout: F64(5.0) },
+            ],
+            times: vec![F64(0.0), F64(0.5)],
+            ending,
+            draws: 0,
+            clock_reads: 2,
+        };
+        let fault = Fault::Wrong(Value::Trace { trace });
+        let limits = Limits::default();
+        assert_eq!(
+            brief(&check, &fault, "08", "execute", &limits),
+            "event #2: expected send(4.5), yours send(5.0)"
+        );
+        let text = failure(&check, &fault, "08", "execute", &limits);
+        let line = |label: &str| {
+            text.lines()
+                .find(|l| l.trim_start().starts_with(label))
+                .unwrap_or("")
+                .split_once(':')
+                .map_or(String::new(), |(_, v)| v.trim().to_string())
+        };
+        assert_eq!(line("expected:"), "Err(ExecuteError::Timeout)");
+        assert_eq!(
+            line("got:"),
+            "the same result, reached by a different timeline (below)"
+        );
     }
 }

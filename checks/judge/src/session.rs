@@ -51,6 +51,30 @@ pub struct SuiteRun {
     pub got: Vec<Vec<Got>>,
     /// Bytes the learner's code printed to stdout and stderr.
     pub printed: u64,
+    /// Per clause, per check: what the learner's code printed during that
+    /// check (capped at `PRINTED_CAP` per stream), when it printed anything.
+    pub output: Vec<Vec<Option<String>>>,
+}
+
+/// Most bytes of a check's own stdout (and as many of its stderr) kept to
+/// show beside its failure.
+pub const PRINTED_CAP: u64 = 1024;
+
+/// What a case printed, read back from a runner's captured streams: its
+/// stdout, then its stderr, each capped, each cut marked.
+fn printed_text(captured: &spawn::Captured, p: &lab_wire::Printed) -> Option<String> {
+    let mut parts = Vec::new();
+    for (path, [from, to]) in [(&captured.stdout, p.stdout), (&captured.stderr, p.stderr)] {
+        if to > from {
+            let (text, cut) = spawn::slice(path, from, to, PRINTED_CAP);
+            let mut text = text.trim_end().to_string();
+            if cut {
+                text += "\n…";
+            }
+            parts.push(text);
+        }
+    }
+    (!parts.is_empty()).then(|| parts.join("\n"))
 }
 
 fn file_name(path: &Path) -> &std::ffi::OsStr {
@@ -232,11 +256,17 @@ pub fn run(
     let n = place.len();
     let deadline = Instant::now() + limits.suite;
     let batched = cases.batch.iter().any(|b| *b);
-    let (per_case, mut printed) = run_cases(runner, suite, cases, limits, deadline, !batched)?;
+    let (per_case, mut printed, outputs) =
+        run_cases(runner, suite, cases, limits, deadline, !batched)?;
     let mut got: Vec<Option<Got>> = vec![None; n];
+    let mut output: Vec<Option<String>> = vec![None; n];
     let mut again = vec![false; n];
     for (i, g) in per_case.into_iter().enumerate() {
         let covers = cases.covers[i].clone();
+        // A batch's output belongs to all the inputs it checked at once.
+        for k in covers.clone() {
+            output[k] = outputs[i].clone();
+        }
         if !cases.batch[i] {
             got[covers.start] = g;
             continue;
@@ -256,10 +286,11 @@ pub fn run(
     }
     if again.contains(&true) {
         let singles = write_selected(suite, ids, false, &|i| again[i])?;
-        let (per_case, more) = run_cases(runner, suite, &singles, limits, deadline, true)?;
+        let (per_case, more, outputs) = run_cases(runner, suite, &singles, limits, deadline, true)?;
         printed += more;
         for (i, g) in per_case.into_iter().enumerate() {
             got[singles.covers[i].start] = g;
+            output[singles.covers[i].start] = outputs[i].clone();
         }
     }
     let mut per_clause: Vec<Vec<Got>> = suite
@@ -267,14 +298,20 @@ pub fn run(
         .iter()
         .map(|c| Vec::with_capacity(c.checks.len()))
         .collect();
-    for (i, g) in got.into_iter().enumerate() {
+    let mut output_per_clause: Vec<Vec<Option<String>>> = vec![Vec::new(); per_clause.len()];
+    for (i, (g, o)) in got.into_iter().zip(output).enumerate() {
         per_clause[place[i]].push(g.unwrap_or(Got::NotRun));
+        output_per_clause[place[i]].push(o);
     }
     Ok(SuiteRun {
         got: per_clause,
         printed,
+        output: output_per_clause,
     })
 }
+
+/// Per case: what it did and what it printed; and the bytes printed in all.
+type CasesRun = (Vec<Option<Got>>, u64, Vec<Option<String>>);
 
 /// Runs the cases of a cases file in as many runners as it takes; returns
 /// what each case did (by case index) and the bytes printed. With
@@ -286,11 +323,12 @@ fn run_cases(
     limits: Limits,
     deadline: Instant,
     skip_clause: bool,
-) -> io::Result<(Vec<Option<Got>>, u64)> {
+) -> io::Result<CasesRun> {
     let t0 = Instant::now();
     let (dir, cases_path, ids) = (&cases.dir, &cases.path, &cases.ids);
     let n = ids.len();
     let mut got: Vec<Option<Got>> = vec![None; n];
+    let mut output: Vec<Option<String>> = vec![None; n];
     let (mut next, mut runners, mut printed) = (0, 0, 0);
     // After a fast runner dies, its last outcomes may be lost: the cases from
     // the first missing one are rerun by a careful runner, which pins the
@@ -305,6 +343,7 @@ fn run_cases(
         };
         let mut pos = next;
         let mut forged: Option<(usize, String)> = None;
+        let mut spans: Vec<(usize, wire::Printed)> = Vec::new();
         // Relative paths from the runner's own folder, and a bare program
         // name: nothing the runner is told names a place outside it.
         let mut cmd = Command::new(runner);
@@ -347,7 +386,12 @@ fn run_cases(
                         continue;
                     }
                     match wire::parse_outcome(line) {
-                        Ok(o) if o.id == ids[pos] => got[pos] = Some(Got::Observed(o.observed)),
+                        Ok(o) if o.id == ids[pos] => {
+                            if let Some(p) = o.printed {
+                                spans.push((pos, p));
+                            }
+                            got[pos] = Some(Got::Observed(o.observed));
+                        }
                         Ok(o) => {
                             forged = Some((
                                 pos,
@@ -366,6 +410,9 @@ fn run_cases(
         runners += 1;
         crate::timing(&format!("runner {runners} of {} ended", suite.step), t0);
         printed += captured.bytes();
+        for (at, p) in &spans {
+            output[*at] = printed_text(&captured, p);
+        }
         let bad = match (&forged, exit.clone()) {
             (None, Exit::Success) if pos == n => break,
             (Some((at, why)), _) => {
@@ -401,6 +448,9 @@ fn run_cases(
         for g in got.iter_mut().skip(bad + 1) {
             *g = None;
         }
+        for o in output.iter_mut().skip(bad + 1) {
+            *o = None;
+        }
         if exit == Exit::OverallTimeLimit {
             break;
         }
@@ -412,12 +462,45 @@ fn run_cases(
             next += 1;
         }
     }
-    Ok((got, printed))
+    Ok((got, printed, output))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_cases_output_is_its_spans_of_both_streams_capped_and_marked() {
+        let dir = tempfile::tempdir().unwrap();
+        let captured = spawn::Captured {
+            stdout: dir.path().join("out"),
+            stderr: dir.path().join("err"),
+        };
+        let long = "x".repeat(PRINTED_CAP as usize + 10);
+        std::fs::write(&captured.stdout, format!("before\nmine\n{long}")).unwrap();
+        std::fs::write(&captured.stderr, "warned\n").unwrap();
+        let at = |from: usize, to: usize| [from as u64, to as u64];
+        let p = wire::Printed {
+            stdout: at(7, 12),
+            stderr: at(0, 7),
+        };
+        assert_eq!(printed_text(&captured, &p).as_deref(), Some("mine\nwarned"));
+        let cut = wire::Printed {
+            stdout: at(12, 12 + long.len()),
+            stderr: at(0, 0),
+        };
+        let text = printed_text(&captured, &cut).unwrap();
+        assert!(
+            text.ends_with("\n…") && text.len() < long.len(),
+            "{}",
+            text.len()
+        );
+        let nothing = wire::Printed {
+            stdout: at(3, 3),
+            stderr: at(0, 0),
+        };
+        assert_eq!(printed_text(&captured, &nothing), None);
+    }
 
     #[test]
     fn both_runners_sign_their_faults_and_only_with_the_token() {

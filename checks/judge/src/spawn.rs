@@ -57,6 +57,20 @@ pub fn excerpt(path: &Path, cap: usize) -> String {
     String::from_utf8_lossy(&buf).into_owned()
 }
 
+/// Up to `cap` bytes of `path` from byte `from` to byte `to`, lossily
+/// decoded, and whether more was there.
+pub fn slice(path: &Path, from: u64, to: u64, cap: u64) -> (String, bool) {
+    use std::io::{Read, Seek, SeekFrom};
+    let mut buf = Vec::new();
+    let want = to.saturating_sub(from);
+    if let Ok(mut f) = File::open(path) {
+        if f.seek(SeekFrom::Start(from)).is_ok() {
+            let _ = f.take(want.min(cap)).read_to_end(&mut buf);
+        }
+    }
+    (String::from_utf8_lossy(&buf).into_owned(), want > cap)
+}
+
 fn size(path: &Path) -> u64 {
     std::fs::metadata(path).map_or(0, |m| m.len())
 }

@@ -142,6 +142,17 @@ pub struct Reply {
 pub struct Outcome {
     pub id: String,
     pub observed: Observed,
+    /// Where what the learner's code printed during this case lies in the
+    /// runner's stdout and stderr files, when it printed anything.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub printed: Option<Printed>,
+}
+
+/// Byte ranges `[from, to)` of the runner's stdout and stderr files.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Printed {
+    pub stdout: [u64; 2],
+    pub stderr: [u64; 2],
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -56,6 +56,12 @@ pub trait Step: Sync {
     fn times(&self, _call: &Call) -> Vec<f64> {
         Vec::new()
     }
+    /// Whether the step plays scripted worlds (a retry loop against a fake
+    /// clock, transport or suppliers), where one mistake fails many clauses
+    /// at once; the console then tells it as one story.
+    fn scripted_world(&self) -> bool {
+        false
+    }
 }
 
 /// A registered step: its number, the learner items it checks, its track,
@@ -101,14 +107,19 @@ macro_rules! core_step {
         fn times(&self, call: &lab_wire::Call) -> Vec<f64> {
             view::times(call)
         }
+        fn scripted_world(&self) -> bool {
+            true
+        }
     };
 }
 
 /// The `ThisStep` of an advanced step's folder: `build` in its `mod.rs`, a
 /// script read by `view::show_input`, and the runner's answers read as
 /// `$observed` (the step's [`Observable`] type).
+/// `advanced_step!(Observed, world)` marks a step that plays scripted
+/// worlds ([`Step::scripted_world`]).
 macro_rules! advanced_step {
-    ($observed:ty) => {
+    ($observed:ty $(, $world:ident)?) => {
         /// This step in the registry.
         pub struct ThisStep;
 
@@ -125,6 +136,11 @@ macro_rules! advanced_step {
             fn show_json(&self, value: &serde_json::Value) -> String {
                 super::show_answer::<$observed>(value)
             }
+            $(
+                fn scripted_world(&self) -> bool {
+                    stringify!($world) == "world"
+                }
+            )?
         }
     };
 }

@@ -12,8 +12,8 @@ use crate::rng::Gen;
 
 const KEYS: [&str; 16] = [
     "invalid-options",
-    "final-response",
     "exact-timeouts",
+    "final-response",
     "gap-before-first-send",
     "timeout-before-send",
     "response-time-counts",

@@ -1,7 +1,7 @@
 //! How step 08 shows its calls to a learner, and how it shrinks a failing one.
 
 use super::super::Expect;
-use crate::catalog::tr;
+use crate::catalog::{t, tr};
 use crate::oracle;
 use crate::show::{float, opt_str};
 use lab_wire::{Call, Scenario, F64};
@@ -48,10 +48,13 @@ fn scenario_text(s: &Scenario) -> String {
         tr("scenario.later", &[("cost", &float(s.fallback.cost.0))])
     );
     let list = |xs: &[lab_wire::F64]| xs.iter().map(|x| float(x.0)).collect::<Vec<_>>().join(", ");
-    out += &format!(
-        "    {}",
+    // Past its list the world's random_fraction() returns 0.0.
+    let fractions = if s.fractions.is_empty() {
+        t("scenario.no_fractions")
+    } else {
         tr("scenario.fractions", &[("list", &list(&s.fractions))])
-    );
+    };
+    out += &format!("    {fractions}");
     if s.oversleep.iter().any(|x| x.0 != 0.0) {
         out += &format!(
             "\n    {}",

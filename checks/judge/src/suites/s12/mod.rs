@@ -76,4 +76,4 @@ pub fn build(g: &mut Gen) -> Builder {
     b
 }
 
-advanced_step!(Observed);
+advanced_step!(Observed, world);
