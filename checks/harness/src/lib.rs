@@ -109,12 +109,11 @@ fn run(args: &[String], dispatch: fn(Call) -> Observed) -> Result<(), String> {
     for line in lines.skip(from) {
         let line = line.map_err(|e| e.to_string())?;
         let case = wire::parse_case(&line).map_err(|e| format!("bad case: {e}"))?;
-        let before = streams.at();
         let observed = observe(dispatch, case.call)?;
         let outcome = Outcome {
             id: case.id,
             observed,
-            printed: streams.since(before),
+            printed: streams.printed(),
         };
         let mut text = wire::to_line(&outcome);
         text.push('\n');
@@ -124,11 +123,14 @@ fn run(args: &[String], dispatch: fn(Call) -> Observed) -> Result<(), String> {
 }
 
 /// The runner's stdout and stderr, when they are files (as the judge
-/// starts it): their offsets before and after a case tell what that case
-/// printed. A duplicate descriptor shares the offset, and only reads it.
+/// starts it): their offsets after each case tell what that case printed
+/// (the harness itself prints nothing between cases). A duplicate
+/// descriptor shares the offset, and only reads it.
 struct Streams {
     out: Option<std::fs::File>,
     err: Option<std::fs::File>,
+    /// The offsets after the last case (or at the start).
+    last: [Option<u64>; 2],
 }
 
 impl Streams {
@@ -136,10 +138,13 @@ impl Streams {
         use std::os::fd::AsFd;
         let dup =
             |fd: std::os::fd::BorrowedFd<'_>| fd.try_clone_to_owned().ok().map(std::fs::File::from);
-        Streams {
+        let mut streams = Streams {
             out: dup(std::io::stdout().as_fd()),
             err: dup(std::io::stderr().as_fd()),
-        }
+            last: [None, None],
+        };
+        streams.last = streams.at();
+        streams
     }
 
     /// Both offsets, after flushing what Rust still buffers.
@@ -151,9 +156,10 @@ impl Streams {
         [pos(&mut self.out), pos(&mut self.err)]
     }
 
-    /// What was printed since `before`, if anything.
-    fn since(&mut self, before: [Option<u64>; 2]) -> Option<wire::Printed> {
-        let after = self.at();
+    /// What the case just run printed, if anything.
+    fn printed(&mut self) -> Option<wire::Printed> {
+        let (before, after) = (self.last, self.at());
+        self.last = after;
         let span = |i: usize| match (before[i], after[i]) {
             (Some(a), Some(b)) if b > a => [a, b],
             _ => [0, 0],
