@@ -324,6 +324,35 @@ mod tests {
         assert_eq!(display_width("–…—"), 3);
     }
 
+    /// Both help texts list the same commands, in the same order.
+    #[test]
+    fn both_help_texts_list_the_same_commands() {
+        let commands = |text: &str| -> Vec<String> {
+            text.lines()
+                .filter(|l| {
+                    l.starts_with("  ") && l.as_bytes().get(2).is_some_and(u8::is_ascii_lowercase)
+                })
+                .map(|l| {
+                    let words: Vec<&str> = l.split_whitespace().collect();
+                    // The second word too when it is an option ("grade
+                    // --merge"), not an argument or a description.
+                    let second = words
+                        .get(1)
+                        .filter(|w| w.starts_with("--"))
+                        .copied()
+                        .unwrap_or("");
+                    format!("{} {second}", words[0])
+                })
+                .collect()
+        };
+        let (en, zh) = (
+            commands(include_str!("usage.txt")),
+            commands(include_str!("usage.zh.txt")),
+        );
+        assert!(en.len() >= 12, "{en:?}");
+        assert_eq!(en, zh);
+    }
+
     /// Every description of both help texts starts in the same column.
     #[test]
     fn help_columns_line_up_in_both_languages() {
