@@ -3,6 +3,7 @@
 
 use crate::catalog::{self, t, tr};
 use crate::cli::CheckArgs;
+use crate::keys::Key;
 use crate::state::{self, State};
 use crate::status;
 use crate::suites::{self, Track};
@@ -170,8 +171,8 @@ pub fn status(root: &Path) -> u8 {
 /// Re-checks on every save of student/src/lib.rs (or advanced.rs) and
 /// follows the learner: when the steps watched pass, it says so and moves
 /// on to the next step not yet passed. On a terminal it redraws the screen
-/// for each check. A line `h` shows the next hint of the step watched, `q`
-/// stops. `max_checks` ends it (for tests).
+/// for each check. The key `h` shows the next hint of the step watched, `q`
+/// stops (no Enter needed on a terminal). `max_checks` ends it (for tests).
 pub fn watch(root: &Path, args: &CheckArgs, max_checks: Option<usize>) -> u8 {
     let lib = root.join("student/src/lib.rs");
     let terminal = std::io::stdout().is_terminal();
@@ -183,7 +184,7 @@ pub fn watch(root: &Path, args: &CheckArgs, max_checks: Option<usize>) -> u8 {
         ];
         args.steps_given = true;
     }
-    let keys = keys();
+    let keys = crate::keys::Keys::start();
     println!("{}", t("watch.started"));
     let mut last = String::new();
     let mut checks = 0;
@@ -229,32 +230,15 @@ pub fn watch(root: &Path, args: &CheckArgs, max_checks: Option<usize>) -> u8 {
                 );
             }
         }
-        match keys.try_recv().as_deref().map(str::trim) {
-            Ok("h") => {
+        match keys.try_next() {
+            Some(Key::Hint) => {
                 hint(root, args.steps[0], false);
             }
-            Ok("q") => return status::PASSED,
-            _ => {}
+            Some(Key::Quit) => return status::PASSED,
+            None => {}
         }
         std::thread::sleep(Duration::from_millis(400));
     }
-}
-
-/// The lines typed while `watch` runs (none when stdin is not a terminal).
-fn keys() -> std::sync::mpsc::Receiver<String> {
-    let (send, receive) = std::sync::mpsc::channel();
-    if std::io::stdin().is_terminal() {
-        let _ = std::thread::Builder::new()
-            .name("keys".into())
-            .spawn(move || {
-                for line in std::io::stdin().lines().map_while(Result::ok) {
-                    if send.send(line).is_err() {
-                        break;
-                    }
-                }
-            });
-    }
-    receive
 }
 
 /// The first step after `after` (in the registry's order, wrapping round)

@@ -22,6 +22,7 @@ pub mod evaluate;
 pub mod files;
 pub mod grade;
 pub mod handout;
+pub mod keys;
 pub mod learner;
 pub mod limits;
 pub mod live;

@@ -99,6 +99,8 @@ fn register(pgid: i32) -> Option<usize> {
 }
 
 extern "C" fn on_stop_signal(signal: libc::c_int) {
+    // A terminal `watch` took out of line mode gets its settings back.
+    crate::keys::restore(libc::STDIN_FILENO);
     for slot in &LIVE_GROUPS {
         let pgid = slot.load(Ordering::SeqCst);
         if pgid > 0 {

@@ -1238,3 +1238,111 @@ fn an_older_kernel_is_named_check_goes_on_and_grade_refuses_unless_unsandboxed()
     let summary = json(&Path::new(&out).join("summary.json"));
     assert_eq!(summary["submissions"][0]["score"], 8);
 }
+
+/// A pseudo-terminal's two ends.
+fn pty() -> (std::os::fd::OwnedFd, std::os::fd::OwnedFd) {
+    use std::os::fd::FromRawFd;
+    let (mut master, mut slave) = (0, 0);
+    // SAFETY: openpty writes two descriptors; the other arguments may be null.
+    let opened = unsafe {
+        libc::openpty(
+            &mut master,
+            &mut slave,
+            std::ptr::null_mut(),
+            std::ptr::null(),
+            std::ptr::null(),
+        )
+    };
+    assert_eq!(opened, 0, "openpty failed");
+    // SAFETY: both descriptors were just opened and are owned here alone.
+    unsafe {
+        (
+            std::os::fd::OwnedFd::from_raw_fd(master),
+            std::os::fd::OwnedFd::from_raw_fd(slave),
+        )
+    }
+}
+
+/// Whether the terminal behind `fd` is in line mode (Enter ends a read).
+fn line_mode(fd: &std::os::fd::OwnedFd) -> bool {
+    use std::os::fd::AsRawFd;
+    // SAFETY: termios is plain data that tcgetattr fills.
+    let mut t: libc::termios = unsafe { std::mem::zeroed() };
+    assert_eq!(unsafe { libc::tcgetattr(fd.as_raw_fd(), &mut t) }, 0);
+    t.c_lflag & libc::ICANON != 0
+}
+
+/// Waits until `path` holds `words`, or panics with what it holds.
+fn wait_for(path: &Path, words: &str, limit: Duration) -> String {
+    let start = Instant::now();
+    loop {
+        let text = std::fs::read_to_string(path).unwrap_or_default();
+        if text.contains(words) {
+            return text;
+        }
+        assert!(
+            start.elapsed() < limit,
+            "no {words:?} within {limit:?} in:\n{text}"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+#[test]
+fn watch_takes_single_keys_on_a_terminal_and_gives_the_terminal_back() {
+    use std::io::Write;
+    let (kit, _serial) = kit();
+    let warm = run(kit.path(), "lab.sh", &["check", "01"], BUILD);
+    assert_eq!(warm.code, 1, "{}{}", warm.stdout, warm.stderr);
+    for stop in ["q", "SIGTERM"] {
+        let (master, slave) = pty();
+        assert!(line_mode(&slave));
+        let out = tempfile::tempdir().unwrap();
+        let o = out.path().join("o");
+        let mut child = Command::new("bash")
+            .args(["lab.sh", "watch", "1"])
+            .current_dir(kit.path())
+            .env("CARGO_TARGET_DIR", kit_root().join("target/e2e"))
+            .env("LAB_LANG", "en")
+            .env_remove("LAB_ROOT")
+            .stdin(Stdio::from(slave.try_clone().unwrap()))
+            .stdout(std::fs::File::create(&o).unwrap())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        wait_for(&o, "waiting for the next save", BUILD);
+        assert!(!line_mode(&slave), "{stop}: watch left line mode on");
+        let mut keys = std::fs::File::from(master);
+        // One key, no Enter: the next hint of step 01.
+        keys.write_all(b"h").unwrap();
+        wait_for(&o, "hint 1/", QUICK);
+        if stop == "q" {
+            keys.write_all(b"q").unwrap();
+        } else {
+            // SAFETY: a signal to the child this test started (lab.sh
+            // replaced itself with the judge).
+            unsafe { libc::kill(child.id() as i32, libc::SIGTERM) };
+        }
+        let start = Instant::now();
+        let status = loop {
+            if let Some(s) = child.try_wait().unwrap() {
+                break s;
+            }
+            if start.elapsed() > QUICK {
+                let _ = child.kill();
+                panic!("{stop}: watch did not stop");
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        if stop == "q" {
+            assert_eq!(status.code(), Some(0), "{stop}");
+        } else {
+            use std::os::unix::process::ExitStatusExt;
+            assert_eq!(status.signal(), Some(libc::SIGTERM));
+        }
+        assert!(
+            line_mode(&slave),
+            "{stop}: the terminal stayed out of line mode"
+        );
+    }
+}

@@ -1,0 +1,160 @@
+//! Single keys for `watch`: on a terminal, stdin is switched out of line
+//! mode (no Enter needed, no echo) for as long as a [`Keys`] lives, and put
+//! back when it is dropped or when the judge is stopped by a signal
+//! (Ctrl-C included: the terminal's own signal keys keep working, and
+//! `spawn`'s stop handler calls [`restore`] before the judge ends).
+
+use std::io::IsTerminal;
+use std::sync::mpsc::{channel, Receiver};
+use std::sync::OnceLock;
+
+/// What a key asks of `watch`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Key {
+    Hint,
+    Quit,
+}
+
+/// The key a byte stands for, if any (Enter and other keys are ignored, so
+/// `h` followed by Enter, as typed in line mode, is still one hint).
+pub fn decode(byte: u8) -> Option<Key> {
+    match byte {
+        b'h' | b'H' => Some(Key::Hint),
+        b'q' | b'Q' => Some(Key::Quit),
+        _ => None,
+    }
+}
+
+/// The terminal settings found at start, restored on drop and on signals.
+static SAVED: OnceLock<libc::termios> = OnceLock::new();
+
+/// Keys typed while it lives; none when stdin is not a terminal.
+pub struct Keys {
+    receive: Receiver<Key>,
+    raw: bool,
+}
+
+impl Keys {
+    pub fn start() -> Keys {
+        let (send, receive) = channel();
+        if !std::io::stdin().is_terminal() {
+            return Keys {
+                receive,
+                raw: false,
+            };
+        }
+        let raw = single_keys(libc::STDIN_FILENO);
+        let _ = std::thread::Builder::new()
+            .name("keys".into())
+            .spawn(move || {
+                let mut byte = 0u8;
+                loop {
+                    // SAFETY: reads one byte into a live local.
+                    let n =
+                        unsafe { libc::read(libc::STDIN_FILENO, (&mut byte as *mut u8).cast(), 1) };
+                    if n < 0
+                        && std::io::Error::last_os_error().kind() == std::io::ErrorKind::Interrupted
+                    {
+                        continue;
+                    }
+                    if n != 1 {
+                        break;
+                    }
+                    if let Some(key) = decode(byte) {
+                        if send.send(key).is_err() {
+                            break;
+                        }
+                    }
+                }
+            });
+        Keys { receive, raw }
+    }
+
+    /// The next key typed, if one is waiting.
+    pub fn try_next(&self) -> Option<Key> {
+        self.receive.try_recv().ok()
+    }
+}
+
+impl Drop for Keys {
+    fn drop(&mut self) {
+        if self.raw {
+            restore(libc::STDIN_FILENO);
+        }
+    }
+}
+
+/// Takes `fd` out of line mode and echo, keeping its signal keys, and saves
+/// the old settings for [`restore`]. False when `fd` is not a terminal.
+pub fn single_keys(fd: libc::c_int) -> bool {
+    // SAFETY: termios is plain data; tcgetattr fills it or fails.
+    let mut old: libc::termios = unsafe { std::mem::zeroed() };
+    if unsafe { libc::tcgetattr(fd, &mut old) } != 0 {
+        return false;
+    }
+    let _ = SAVED.set(old);
+    let mut new = old;
+    new.c_lflag &= !(libc::ICANON | libc::ECHO);
+    new.c_cc[libc::VMIN] = 1;
+    new.c_cc[libc::VTIME] = 0;
+    // SAFETY: `new` is a valid termios read from this terminal.
+    unsafe { libc::tcsetattr(fd, libc::TCSANOW, &new) == 0 }
+}
+
+/// Puts back the settings [`single_keys`] found (nothing when it was never
+/// called). Async-signal-safe: an atomic load and tcsetattr.
+pub fn restore(fd: libc::c_int) {
+    if let Some(old) = SAVED.get() {
+        // SAFETY: `old` was read from this terminal by tcgetattr.
+        unsafe { libc::tcsetattr(fd, libc::TCSANOW, old) };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn h_and_q_are_keys_and_enter_is_not() {
+        assert_eq!(decode(b'h'), Some(Key::Hint));
+        assert_eq!(decode(b'Q'), Some(Key::Quit));
+        assert_eq!(decode(b'\n'), None);
+        assert_eq!(decode(b'x'), None);
+    }
+
+    /// On a pseudo-terminal: line mode and echo go, signal keys stay, and
+    /// restore brings the first settings back.
+    #[test]
+    fn a_terminal_leaves_line_mode_and_comes_back() {
+        let (mut master, mut slave) = (0, 0);
+        // SAFETY: openpty writes two descriptors; the rest may be null.
+        let opened = unsafe {
+            libc::openpty(
+                &mut master,
+                &mut slave,
+                std::ptr::null_mut(),
+                std::ptr::null(),
+                std::ptr::null(),
+            )
+        };
+        assert_eq!(opened, 0, "openpty failed");
+        let flags = |fd| {
+            let mut t: libc::termios = unsafe { std::mem::zeroed() };
+            assert_eq!(unsafe { libc::tcgetattr(fd, &mut t) }, 0);
+            t.c_lflag
+        };
+        let before = flags(slave);
+        assert_ne!(before & libc::ICANON, 0, "a new pty starts in line mode");
+        assert!(single_keys(slave));
+        let during = flags(slave);
+        assert_eq!(during & (libc::ICANON | libc::ECHO), 0);
+        assert_ne!(during & libc::ISIG, 0, "Ctrl-C must still stop watch");
+        restore(slave);
+        assert_eq!(flags(slave), before);
+        assert!(!single_keys(-1));
+        unsafe {
+            libc::close(master);
+            libc::close(slave);
+        }
+    }
+}
