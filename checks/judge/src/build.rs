@@ -254,6 +254,12 @@ fn cargo(
     for package in packages {
         cmd.args(["-p", package]);
     }
+    if is_kit(dir) {
+        // In the kit's own target folder: the judge's features (see
+        // checks/deps), so nothing lab.sh's build of the judge compiled is
+        // compiled again.
+        cmd.args(["-p", "lab-deps"]);
+    }
     let tmp = target.join("lab-tmp");
     std::fs::create_dir_all(&tmp)?;
     let (read, also) = sources(dir)?;
@@ -268,7 +274,7 @@ fn cargo(
 /// The kit: its manifests and the crates a runner is built from — not
 /// `solutions/`, `fixtures/` or the judge — and nothing written.
 fn sources(dir: &Path) -> io::Result<(Vec<PathBuf>, Vec<PathBuf>)> {
-    if !dir.join("lab.sh").is_file() {
+    if !is_kit(dir) {
         return Ok((vec![dir.to_path_buf()], vec![dir.join("Cargo.lock")]));
     }
     let manifest = std::fs::read_to_string(dir.join("Cargo.toml"))?;
@@ -279,10 +285,16 @@ fn sources(dir: &Path) -> io::Result<(Vec<PathBuf>, Vec<PathBuf>)> {
     for member in crate::files::members(&manifest) {
         out.push(dir.join(member).join("Cargo.toml"));
     }
-    for crate_dir in RUNNER_CRATES.iter().chain(&["student"]) {
+    for crate_dir in RUNNER_CRATES.iter().chain(&["student", "checks/deps"]) {
         out.push(dir.join(crate_dir));
     }
     Ok((out, Vec::new()))
+}
+
+/// Whether `dir` is the kit itself (its target folder is the one lab.sh
+/// builds the judge in), not a slot.
+fn is_kit(dir: &Path) -> bool {
+    dir.join("lab.sh").is_file()
 }
 
 /// The kit's crates a runner is built from, besides the learner's.
@@ -663,6 +675,33 @@ fn signatures_first(root: &Path, dir: &Path, runner: Runner, errors: String) -> 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The registry crates a manifest's `[dependencies]` names.
+    fn registry_dependencies(manifest: &str) -> Vec<String> {
+        let mut names: Vec<String> = manifest
+            .split("[dependencies]")
+            .nth(1)
+            .unwrap_or("")
+            .lines()
+            .take_while(|l| !l.starts_with('['))
+            .filter_map(|l| l.split(['.', ' ', '=']).next())
+            .filter(|n| !n.is_empty() && !n.starts_with('#') && !n.starts_with("lab-"))
+            .map(str::to_string)
+            .collect();
+        names.sort();
+        names
+    }
+
+    #[test]
+    fn the_deps_crate_names_exactly_the_judges_registry_dependencies() {
+        let read = |p: &str| {
+            std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(p)).unwrap()
+        };
+        let judge = registry_dependencies(&read("Cargo.toml"));
+        let deps = registry_dependencies(&read("../deps/Cargo.toml"));
+        assert!(judge.contains(&"serde".to_string()), "{judge:?}");
+        assert_eq!(deps, judge);
+    }
 
     #[test]
     fn only_the_learners_crate_or_its_signatures_make_a_build_their_fault() {

@@ -14,13 +14,9 @@
 //! (or a kernel without Landlock) leaves the filesystem, network and signal
 //! rules off; rlimits and the environment are always applied.
 
-use landlock::{
-    Access, AccessFs, AccessNet, CompatLevel, Compatible, NetPort, PathBeneath, PathFd, Ruleset,
-    RulesetAttr, RulesetCreatedAttr, Scope, ABI,
-};
 use std::ffi::OsString;
 use std::io;
-use std::os::fd::{AsRawFd, OwnedFd};
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -113,18 +109,6 @@ fn missing_at(abi: i32, filter: bool) -> Vec<String> {
         .filter(|(what, needs, _)| abi < *needs && !(filter && *what == "signal scoping"))
         .map(|(what, _, linux)| format!("{what} (Landlock, Linux {linux})"))
         .collect()
-}
-
-fn abi_enum(v: i32) -> ABI {
-    match v {
-        i32::MIN..=0 => ABI::Unsupported,
-        1 => ABI::V1,
-        2 => ABI::V2,
-        3 => ABI::V3,
-        4 => ABI::V4,
-        5 => ABI::V5,
-        _ => ABI::V6,
-    }
 }
 
 /// What a jailed program may touch.
@@ -259,51 +243,165 @@ impl Jail {
     }
 }
 
-fn ruleset(policy: &Policy) -> Result<OwnedFd, String> {
-    build_ruleset(policy)
-        .map_err(|e| e.to_string())?
-        .ok_or_else(|| "the kernel has no Landlock".to_string())
+/// Landlock's interface (linux/landlock.h), spoken through libc's
+/// `syscall`: the kit needs four calls, and the crate that wraps them cost a
+/// cold build two proc-macro stacks.
+mod landlock {
+    pub const EXECUTE: u64 = 1 << 0;
+    pub const WRITE_FILE: u64 = 1 << 1;
+    pub const READ_FILE: u64 = 1 << 2;
+    pub const READ_DIR: u64 = 1 << 3;
+    /// REMOVE_DIR to MAKE_SYM: the rest of ABI 1's rights.
+    pub const WRITE_V1: u64 = WRITE_FILE | (0b1_1111_1111 << 4);
+    pub const REFER: u64 = 1 << 13;
+    pub const TRUNCATE: u64 = 1 << 14;
+    pub const IOCTL_DEV: u64 = 1 << 15;
+    pub const NET_BIND_TCP: u64 = 1 << 0;
+    pub const NET_CONNECT_TCP: u64 = 1 << 1;
+    pub const SCOPE_ABSTRACT_UNIX_SOCKET: u64 = 1 << 0;
+    pub const SCOPE_SIGNAL: u64 = 1 << 1;
+    pub const RULE_PATH_BENEATH: libc::c_long = 1;
+    pub const RULE_NET_PORT: libc::c_long = 2;
+
+    #[repr(C)]
+    pub struct RulesetAttr {
+        pub handled_access_fs: u64,
+        pub handled_access_net: u64,
+        pub scoped: u64,
+    }
+
+    #[repr(C, packed)]
+    pub struct PathBeneathAttr {
+        pub allowed_access: u64,
+        pub parent_fd: i32,
+    }
+
+    #[repr(C)]
+    pub struct NetPortAttr {
+        pub allowed_access: u64,
+        pub port: u64,
+    }
+
+    /// Read and execute: what `read` paths get.
+    pub fn read(_abi: i32) -> u64 {
+        EXECUTE | READ_FILE | READ_DIR
+    }
+
+    /// Every filesystem right this ABI knows (as the kit handles them; a
+    /// newer kernel's extra rights are left to it).
+    pub fn all(abi: i32) -> u64 {
+        let mut all = read(abi) | WRITE_V1;
+        if abi >= 2 {
+            all |= REFER;
+        }
+        if abi >= 3 {
+            all |= TRUNCATE;
+        }
+        if abi >= 5 {
+            all |= IOCTL_DEV;
+        }
+        all
+    }
+
+    /// The rights that mean something on a file that is not a folder.
+    pub fn file(abi: i32) -> u64 {
+        all(abi) & (EXECUTE | WRITE_FILE | READ_FILE | TRUNCATE | IOCTL_DEV)
+    }
 }
 
-fn build_ruleset(policy: &Policy) -> Result<Option<OwnedFd>, landlock::RulesetError> {
-    let abi = abi_enum(abi());
-    let read = AccessFs::from_read(abi);
-    let all = AccessFs::from_all(abi);
-    let mut ruleset = Ruleset::default()
-        .set_compatibility(CompatLevel::BestEffort)
-        .handle_access(all)?
-        .handle_access(AccessNet::BindTcp | AccessNet::ConnectTcp)?
-        .scope(Scope::Signal | Scope::AbstractUnixSocket)?
-        .create()?;
-    let rules = |paths: &[PathBuf], access| {
-        paths
-            .iter()
-            .filter_map(|p| PathFd::new(p).ok().map(|fd| (p, fd)))
-            .map(move |(p, fd)| {
-                let access = if p.is_dir() {
-                    access
-                } else {
-                    access & AccessFs::from_file(abi)
-                };
-                PathBeneath::new(fd, access)
-            })
-            .collect::<Vec<_>>()
+fn ruleset(policy: &Policy) -> Result<OwnedFd, String> {
+    build_ruleset(policy, abi()).map_err(|e| e.to_string())
+}
+
+/// The ruleset for `policy` on a kernel of Landlock ABI `abi` (at least 1):
+/// every filesystem right handled, TCP bind and connect handled from ABI 4,
+/// signals and abstract sockets scoped from ABI 6; what the kernel cannot
+/// handle is left out, as the ABI table in [`FEATURES`] says.
+fn build_ruleset(policy: &Policy, abi: i32) -> io::Result<OwnedFd> {
+    use landlock::*;
+    use std::os::unix::fs::OpenOptionsExt;
+    let attr = RulesetAttr {
+        handled_access_fs: all(abi),
+        handled_access_net: if abi >= 4 {
+            NET_BIND_TCP | NET_CONNECT_TCP
+        } else {
+            0
+        },
+        scoped: if abi >= 6 {
+            SCOPE_SIGNAL | SCOPE_ABSTRACT_UNIX_SOCKET
+        } else {
+            0
+        },
+    };
+    // Older kernels read only the fields they know.
+    let size = match abi {
+        1..=3 => 8,
+        4 | 5 => 16,
+        _ => std::mem::size_of::<RulesetAttr>(),
+    };
+    // SAFETY: `attr` lives across the call and `size` does not exceed it.
+    let fd = unsafe { libc::syscall(libc::SYS_landlock_create_ruleset, &attr, size, 0u32) };
+    if fd < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    // SAFETY: the kernel just returned this descriptor to us alone.
+    let ruleset = unsafe { OwnedFd::from_raw_fd(fd as i32) };
+    let add = |kind: libc::c_long, rule: *const libc::c_void| {
+        // SAFETY: `rule` points at a live attribute of the type `kind` names.
+        let r = unsafe {
+            libc::syscall(
+                libc::SYS_landlock_add_rule,
+                ruleset.as_raw_fd(),
+                kind,
+                rule,
+                0u32,
+            )
+        };
+        if r != 0 {
+            return Err(io::Error::last_os_error());
+        }
+        Ok(())
+    };
+    let beneath = |paths: &[PathBuf], access: u64| -> io::Result<()> {
+        for path in paths {
+            // A path that is not there is simply not granted.
+            let Ok(opened) = std::fs::OpenOptions::new()
+                .read(true)
+                .custom_flags(libc::O_PATH)
+                .open(path)
+            else {
+                continue;
+            };
+            let access = if path.is_dir() {
+                access
+            } else {
+                access & file(abi)
+            };
+            let rule = PathBeneathAttr {
+                allowed_access: access,
+                parent_fd: opened.as_raw_fd(),
+            };
+            add(RULE_PATH_BENEATH, (&rule as *const PathBeneathAttr).cast())?;
+        }
+        Ok(())
     };
     let mut read_paths: Vec<PathBuf> = SYSTEM_LIBS.iter().map(PathBuf::from).collect();
     read_paths.push("/etc/ld.so.cache".into());
     read_paths.extend(policy.read.iter().cloned());
-    for rule in rules(&read_paths, read) {
-        ruleset = ruleset.add_rule(rule)?;
-    }
+    beneath(&read_paths, read(abi))?;
     let mut write_paths = policy.write.clone();
     write_paths.push("/dev/null".into());
-    for rule in rules(&write_paths, all) {
-        ruleset = ruleset.add_rule(rule)?;
+    beneath(&write_paths, all(abi))?;
+    if abi >= 4 {
+        for port in &policy.connect {
+            let rule = NetPortAttr {
+                allowed_access: NET_CONNECT_TCP,
+                port: u64::from(*port),
+            };
+            add(RULE_NET_PORT, (&rule as *const NetPortAttr).cast())?;
+        }
     }
-    for port in &policy.connect {
-        ruleset = ruleset.add_rule(NetPort::new(*port, AccessNet::ConnectTcp))?;
-    }
-    Ok(ruleset.into())
+    Ok(ruleset)
 }
 
 /// A seccomp program for runners. It answers EPERM to every way of
@@ -664,6 +762,68 @@ mod tests {
         assert_eq!(std::fs::read_to_string(open.join("f")).unwrap(), "words");
         let (code, _) = jailed("cat /proc/1/cmdline", &open, &own, false);
         assert_ne!(code, 0, "read /proc");
+    }
+
+    /// A jail whose ruleset is built for Landlock ABI `abi`.
+    fn jail_at(abi: i32, policy: &Policy) -> Jail {
+        Jail {
+            ruleset: Some(build_ruleset(policy, abi).unwrap()),
+            limits: limits(),
+            env: Vec::new(),
+            no_fork: None,
+        }
+    }
+
+    #[test]
+    fn a_ruleset_for_every_older_abi_is_accepted_and_still_confines() {
+        use crate::spawn::Exit;
+        let (_top, open, own, secret) = folders();
+        let policy = Policy {
+            read: vec!["/bin".into(), "/usr".into(), open.clone()],
+            write: vec![own.clone()],
+            connect: Vec::new(),
+        };
+        for abi in 1..=abi() {
+            let script = format!("cat {}/f > {}/g", open.display(), own.display());
+            let (exit, text) = in_jail(&script, jail_at(abi, &policy));
+            assert_eq!(exit, Exit::Success, "ABI {abi}: {text}");
+            let script = format!("cat {}/f", secret.display());
+            let (exit, _) = in_jail(&script, jail_at(abi, &policy));
+            assert_ne!(exit, Exit::Success, "ABI {abi}: read outside the policy");
+        }
+    }
+
+    #[test]
+    fn a_jailed_program_connects_only_to_the_ports_it_was_given() {
+        use crate::spawn::Exit;
+        if abi() < 4 {
+            eprintln!("skipped: this kernel has no Landlock TCP rules");
+            return;
+        }
+        if !Path::new("/usr/bin/python3").exists() {
+            eprintln!("skipped: no /usr/bin/python3 to make the connections");
+            return;
+        }
+        let given = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let other = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = |l: &std::net::TcpListener| l.local_addr().unwrap().port();
+        let (_top, open, own, _) = folders();
+        let policy = Policy {
+            read: vec!["/bin".into(), "/usr".into(), open],
+            write: vec![own],
+            connect: vec![port(&given)],
+        };
+        let connect = |p: u16| {
+            let script = format!(
+                "/usr/bin/python3 -c \"import socket; socket.create_connection(('127.0.0.1', {p}))\""
+            );
+            in_jail(&script, Jail::new(&policy, limits(), Vec::new()).unwrap())
+        };
+        let (exit, text) = connect(port(&given));
+        assert_eq!(exit, Exit::Success, "{text}");
+        let (exit, text) = connect(port(&other));
+        assert_ne!(exit, Exit::Success, "connected to a port not given");
+        assert!(text.contains("Permission"), "{text}");
     }
 
     #[test]
