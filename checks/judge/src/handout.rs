@@ -40,6 +40,7 @@ pub fn handout_manifest(text: &str) -> String {
             "checks/runner",
             "checks/runner-advanced",
             "checks/judge",
+            "checks/deps",
         ],
     )
 }
@@ -94,6 +95,13 @@ mod tests {
         assert!(!members.contains("solutions") && members.contains("student"));
         assert!(members.contains("checks/runner-advanced") && members.contains("checks/harness"));
         assert!(!text.contains("\"solutions"));
+        // Every other member stays (runner builds in a kit name lab-deps).
+        let kit = std::fs::read_to_string(root.join("Cargo.toml")).unwrap();
+        let kept: Vec<String> = crate::files::members(&kit)
+            .into_iter()
+            .filter(|m| !m.starts_with("solutions"))
+            .collect();
+        assert_eq!(crate::files::members(&text), kept);
     }
 
     #[test]
