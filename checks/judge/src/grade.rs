@@ -33,12 +33,17 @@ pub struct GradeArgs {
     pub merge: Vec<PathBuf>,
 }
 
-/// A submission to grade: its name, its lib.rs and its advanced.rs (when it
-/// has one), nothing else.
+/// A submission to grade: its name, its report folder, its lib.rs and its
+/// advanced.rs (when it has one), nothing else.
 #[derive(Debug, Clone)]
 pub struct Submission {
+    /// The submission folder's own name, as reports show it.
     pub name: String,
-    pub lib: PathBuf,
+    /// Its report folder under `--out` (see [`crate::folders`]).
+    pub folder: String,
+    /// None: the folder holds no lib.rs; the submission is graded as
+    /// "no lib.rs found" (needs review, 0 points).
+    pub lib: Option<PathBuf>,
     pub advanced: Option<PathBuf>,
 }
 
@@ -63,6 +68,13 @@ pub fn weights(root: &Path) -> Result<BTreeMap<String, u32>, String> {
     Ok(out)
 }
 
+/// The class named on the command line, in name order, each with its report
+/// folder (computed over the whole class, so every shard agrees).
+///
+/// A path that does not exist, is not a folder, has no name (`/`), or
+/// repeats another's name is a bad command line: one line, exit 2, nothing
+/// graded. A folder without a lib.rs is a submission like any other: it is
+/// reported as "no lib.rs found" and the class goes on.
 pub fn resolve(paths: &[PathBuf]) -> Result<Vec<Submission>, String> {
     let mut seen = BTreeMap::new();
     for path in paths {
@@ -72,13 +84,12 @@ pub fn resolve(paths: &[PathBuf]) -> Result<Vec<Submission>, String> {
         if !path.is_dir() {
             return Err(tr("error.not_a_folder", &[("path", &path.display())]));
         }
-        let lib = build::subject_lib(path)?;
         let name = path
             .canonicalize()
             .ok()
             .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
             .unwrap_or_default();
-        if name.is_empty() || name.starts_with("summary.") || name.starts_with('.') {
+        if name.is_empty() {
             return Err(tr(
                 "error.bad_submission_name",
                 &[("path", &path.display())],
@@ -89,8 +100,9 @@ pub fn resolve(paths: &[PathBuf]) -> Result<Vec<Submission>, String> {
                 name.clone(),
                 Submission {
                     name: name.clone(),
+                    folder: String::new(),
                     advanced: build::subject_advanced(path),
-                    lib,
+                    lib: build::subject_lib(path).ok(),
                 },
             )
             .is_some()
@@ -98,7 +110,14 @@ pub fn resolve(paths: &[PathBuf]) -> Result<Vec<Submission>, String> {
             return Err(tr("error.duplicate_submission", &[("name", &name)]));
         }
     }
-    Ok(seen.into_values().collect())
+    let folders = crate::folders::folders(seen.keys().map(String::as_str));
+    Ok(seen
+        .into_values()
+        .map(|mut s| {
+            s.folder = folders[&s.name].clone();
+            s
+        })
+        .collect())
 }
 
 /// The I-th of N slices of name-ordered submissions: the same set always
@@ -251,9 +270,12 @@ fn grade_one(
     weights: &BTreeMap<String, u32>,
 ) -> Result<SubmissionReport, String> {
     let start = Instant::now();
+    let Some(lib) = &sub.lib else {
+        return Err(tr("grade.missing_lib", &[]));
+    };
     let read = |p: &Path| build::read_source(p);
     let sources = build::Sources {
-        lib: read(&sub.lib)?,
+        lib: read(lib)?,
         advanced: sub.advanced.as_deref().map(read).transpose()?,
     };
     let runners = build::runners(root, Some((slot, &sources)), true, true)?;
@@ -327,8 +349,15 @@ fn grade_one(
     })
 }
 
-fn write_submission(out: &Path, s: &SubmissionReport, seed: &str) -> std::io::Result<()> {
-    let dir = out.join(&s.name);
+/// Writes one submission's reports into `out/folder` (its portable folder;
+/// the reports inside carry its real name).
+fn write_submission(
+    out: &Path,
+    folder: &str,
+    s: &SubmissionReport,
+    seed: &str,
+) -> std::io::Result<()> {
+    let dir = out.join(folder);
     write_atomically(&dir.join("result.json"), &report::kit::result_json(s, seed))?;
     write_atomically(&dir.join("junit.xml"), &report::junit::junit_xml(s, seed))?;
     write_atomically(
@@ -339,6 +368,18 @@ fn write_submission(out: &Path, s: &SubmissionReport, seed: &str) -> std::io::Re
         &dir.join("exercism/results.json"),
         &report::exercism::results_json(s),
     )
+}
+
+/// The summary of a class, each submission with its report folder.
+fn summary_with_folders(
+    class: &ClassReport,
+    folders: &BTreeMap<String, String>,
+) -> report::summary::SummaryFile {
+    let mut summary = report::summary::summary_of(class);
+    for s in &mut summary.submissions {
+        s.folder = folders.get(&s.name).cloned();
+    }
+    summary
 }
 
 fn write_summaries(out: &Path, summary: &report::summary::SummaryFile) -> std::io::Result<()> {
@@ -444,6 +485,10 @@ pub fn run(root: &Path, args: &GradeArgs) -> u8 {
         }
     };
     let mine = shard(all, args.shard);
+    let folders: BTreeMap<String, String> = mine
+        .iter()
+        .map(|s| (s.name.clone(), s.folder.clone()))
+        .collect();
     let seed = args.seed.unwrap_or_else(crate::rng::fresh_seed);
     let mut rerun = format!("./lab.sh grade --seed {seed}");
     if let Some((i, n)) = args.shard {
@@ -464,7 +509,11 @@ pub fn run(root: &Path, args: &GradeArgs) -> u8 {
     watchdog(bound, &mine, Arc::clone(&done), &args.out, seed, &weights);
     let on_done = |report: &SubmissionReport| {
         print_row(report);
-        write_submission(&out, report, &seed_text).map_err(|e| e.to_string())?;
+        let folder = folders
+            .get(&report.name)
+            .cloned()
+            .unwrap_or_else(|| crate::folders::mapped(&report.name));
+        write_submission(&out, &folder, report, &seed_text).map_err(|e| e.to_string())?;
         if let Ok(mut d) = done.lock() {
             d.push(report.clone());
         }
@@ -482,7 +531,7 @@ pub fn run(root: &Path, args: &GradeArgs) -> u8 {
         seed: seed.to_string(),
         submissions: reports,
     };
-    if let Err(e) = write_summaries(&args.out, &report::summary::summary_of(&class)) {
+    if let Err(e) = write_summaries(&args.out, &summary_with_folders(&class, &folders)) {
         eprintln!("lab: {}", tr("error.kit", &[("what", &e)]));
         return status::KIT_ERROR;
     }
@@ -550,24 +599,35 @@ fn watchdog(
             for sub in &all {
                 if !reports.iter().any(|r| r.name == sub.name) {
                     let report = needs_review(sub, &why, &weights, seed);
-                    let _ = write_submission(&out, &report, &seed.to_string());
+                    let _ = write_submission(&out, &sub.folder, &report, &seed.to_string());
                     reports.push(report);
                 }
             }
+            let folders: BTreeMap<String, String> = all
+                .iter()
+                .map(|s| (s.name.clone(), s.folder.clone()))
+                .collect();
             reports.sort_by(|a, b| a.name.cmp(&b.name));
             let class = ClassReport {
                 schema: report::GRADE_SCHEMA.into(),
                 seed: seed.to_string(),
                 submissions: reports,
             };
-            let _ = write_summaries(&out, &report::summary::summary_of(&class));
+            let _ = write_summaries(&out, &summary_with_folders(&class, &folders));
             crate::spawn::kill_all();
             std::process::exit(review_status(&class.submissions).into());
         });
 }
 
+/// Joins shard folders written by `grade --out` into `args.out`: the
+/// summaries (checked for one seed and no submission twice) and every
+/// submission's report folder. A shard folder without a summary.json (its
+/// grading job failed, or its artifact never arrived) is named on stderr and
+/// left out; the others are merged all the same and the status is
+/// NEEDS_REVIEW. With no shard at all to merge, it is a bad command line.
 fn merge(args: &GradeArgs) -> u8 {
     let mut merged: Option<report::summary::SummaryFile> = None;
+    let mut missing: Vec<String> = Vec::new();
     for dir in &args.merge {
         let path = dir.join("summary.json");
         let text = match std::fs::read_to_string(&path) {
@@ -575,9 +635,10 @@ fn merge(args: &GradeArgs) -> u8 {
             Err(_) => {
                 eprintln!(
                     "lab: {}",
-                    tr("error.missing_summary", &[("path", &path.display())])
+                    tr("grade.missing_shard", &[("path", &dir.display())])
                 );
-                return status::USAGE;
+                missing.push(dir.display().to_string());
+                continue;
             }
         };
         let file = match report::summary::read_summary(&text) {
@@ -587,12 +648,35 @@ fn merge(args: &GradeArgs) -> u8 {
                 return status::USAGE;
             }
         };
+        for s in &file.submissions {
+            let folder = s.folder.as_deref().unwrap_or(&s.name);
+            // A summary from before report folders names none: its folders
+            // are the names, which need only be one plain path component.
+            let safe = match &s.folder {
+                Some(f) => crate::folders::is_safe_folder(f),
+                None => {
+                    let mut parts = Path::new(&s.name).components();
+                    matches!(parts.next(), Some(std::path::Component::Normal(_)))
+                        && parts.next().is_none()
+                }
+            };
+            if !safe {
+                eprintln!(
+                    "lab: {}",
+                    tr(
+                        "error.bad_folder",
+                        &[("path", &path.display()), ("folder", &folder)]
+                    )
+                );
+                return status::USAGE;
+            }
+        }
         let same_dir = dir.canonicalize().ok() == args.out.canonicalize().ok();
         for s in &file.submissions {
-            let from = dir.join(&s.name);
+            let folder = s.folder.as_deref().unwrap_or(&s.name);
+            let from = dir.join(folder);
             if !same_dir && from.is_dir() {
-                if let Err(e) = crate::files::copy_tree(&from, &args.out.join(&s.name), &|_| false)
-                {
+                if let Err(e) = crate::files::copy_tree(&from, &args.out.join(folder), &|_| false) {
                     eprintln!("lab: {}", tr("error.kit", &[("what", &e)]));
                     return status::KIT_ERROR;
                 }
@@ -608,11 +692,24 @@ fn merge(args: &GradeArgs) -> u8 {
                     );
                     return status::USAGE;
                 }
+                let folder = |x: &report::summary::SummarySubmission| {
+                    x.folder.as_deref().unwrap_or(&x.name).to_ascii_lowercase()
+                };
                 for s in file.submissions {
                     if acc.submissions.iter().any(|t| t.name == s.name) {
                         eprintln!(
                             "lab: {}",
                             tr("error.duplicate_submission", &[("name", &s.name)])
+                        );
+                        return status::USAGE;
+                    }
+                    if let Some(t) = acc.submissions.iter().find(|t| folder(t) == folder(&s)) {
+                        eprintln!(
+                            "lab: {}",
+                            tr(
+                                "error.merge_folder",
+                                &[("folder", &folder(&s)), ("a", &t.name), ("b", &s.name)]
+                            )
                         );
                         return status::USAGE;
                     }
@@ -623,6 +720,7 @@ fn merge(args: &GradeArgs) -> u8 {
         });
     }
     let Some(mut merged) = merged else {
+        eprintln!("lab: {}", tr("error.merge_nothing", &[]));
         return status::USAGE;
     };
     merged.submissions.sort_by(|a, b| a.name.cmp(&b.name));
@@ -631,12 +729,27 @@ fn merge(args: &GradeArgs) -> u8 {
         return status::KIT_ERROR;
     }
     println!(
-        "merged {} submissions from {} shards into {}",
+        "merged {} submissions from {} of {} shards into {}",
         merged.submissions.len(),
+        args.merge.len() - missing.len(),
         args.merge.len(),
         args.out.display()
     );
-    status::PASSED
+    if missing.is_empty() {
+        return status::PASSED;
+    }
+    eprintln!(
+        "lab: {}",
+        tr(
+            "grade.merge_incomplete",
+            &[
+                ("count", &missing.len()),
+                ("total", &args.merge.len()),
+                ("paths", &missing.join(", ")),
+            ]
+        )
+    );
+    status::NEEDS_REVIEW
 }
 
 #[cfg(test)]
@@ -648,7 +761,8 @@ mod tests {
             .iter()
             .map(|n| Submission {
                 name: n.to_string(),
-                lib: PathBuf::from("x"),
+                folder: n.to_string(),
+                lib: Some(PathBuf::from("x")),
                 advanced: None,
             })
             .collect()
@@ -700,6 +814,239 @@ mod tests {
         let gradescope = report::gradescope::results_json(&r, "7");
         assert!(gradescope.contains("needs review") && gradescope.contains("fault of the kit"));
         assert_eq!(review_status(&[r]), status::NEEDS_REVIEW);
+    }
+
+    /// A class folder with the given submissions; `with_lib` ones hold
+    /// src/lib.rs, the others only a README.
+    fn class_dir(names: &[(&str, bool)]) -> (tempfile::TempDir, Vec<PathBuf>) {
+        let dir = tempfile::tempdir().unwrap();
+        let mut paths = Vec::new();
+        for (name, with_lib) in names {
+            let sub = dir.path().join(name);
+            std::fs::create_dir_all(sub.join("src")).unwrap();
+            if *with_lib {
+                std::fs::write(sub.join("src/lib.rs"), "pub fn f() {}\n").unwrap();
+            } else {
+                std::fs::write(sub.join("README.md"), "my crate is elsewhere\n").unwrap();
+            }
+            paths.push(sub);
+        }
+        (dir, paths)
+    }
+
+    #[test]
+    fn a_folder_without_lib_rs_is_a_submission_and_bad_paths_are_not() {
+        let (dir, paths) = class_dir(&[("alice", true), ("empty", false)]);
+        let class = resolve(&paths).unwrap();
+        let names: Vec<&str> = class.iter().map(|s| s.name.as_str()).collect();
+        assert_eq!(names, ["alice", "empty"]);
+        assert!(class[0].lib.is_some());
+        assert!(
+            class[1].lib.is_none(),
+            "graded as no lib.rs found, not refused"
+        );
+        // What is no submission folder at all is still a bad command line.
+        let nowhere = dir.path().join("nowhere");
+        let err = resolve(&[paths[0].clone(), nowhere]).unwrap_err();
+        assert!(err.contains("does not exist"), "{err}");
+        let file = dir.path().join("alice/src/lib.rs");
+        let err = resolve(&[file]).unwrap_err();
+        assert!(err.contains("is not a folder"), "{err}");
+        let err = resolve(&[PathBuf::from("/")]).unwrap_err();
+        assert!(err.contains("cannot be a submission"), "{err}");
+    }
+
+    #[test]
+    fn every_submission_gets_a_portable_folder_from_the_whole_class() {
+        let names = [
+            "王小明",
+            "Li \"Lee\" =cmd",
+            "张 三,2 & <x>",
+            ".dot",
+            "summary.json",
+            "ok",
+        ];
+        let (_dir, paths) = class_dir(&names.map(|n| (n, true)));
+        let class = resolve(&paths).unwrap();
+        for s in &class {
+            assert!(crate::folders::is_safe_folder(&s.folder), "{s:?}");
+            assert!(s.folder.len() <= 64);
+        }
+        let ok = class.iter().find(|s| s.name == "ok").unwrap();
+        assert_eq!(ok.folder, "ok");
+        // A shard's submissions keep the folders the whole class gave them.
+        for i in 1..=3 {
+            for s in shard(class.clone(), Some((i, 3))) {
+                let whole = class.iter().find(|w| w.name == s.name).unwrap();
+                assert_eq!(s.folder, whole.folder);
+            }
+        }
+    }
+
+    fn read(path: &Path) -> String {
+        std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+    }
+
+    #[test]
+    fn no_lib_rs_is_that_submissions_result_in_every_format() {
+        let name = "Li \"Lee\" =cmd";
+        let (dir, paths) = class_dir(&[(name, false), ("empty", false)]);
+        let class = resolve(&paths).unwrap();
+        let folders: BTreeMap<String, String> = class
+            .iter()
+            .map(|s| (s.name.clone(), s.folder.clone()))
+            .collect();
+        let weights = weights(Path::new("/nonexistent")).unwrap();
+        let reports = grade_class(dir.path(), class, 3, 2, Limits::default(), &weights, |_| {
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(reports.len(), 2, "the class goes on");
+        let out = dir.path().join("grades");
+        for r in &reports {
+            assert_eq!((r.build, r.score, r.max_score), (Build::Error, 0, 8));
+            assert!(r.review.as_deref().unwrap().contains("no lib.rs found"));
+            write_submission(&out, &folders[&r.name], r, "3").unwrap();
+        }
+        let class = ClassReport {
+            schema: report::GRADE_SCHEMA.into(),
+            seed: "3".into(),
+            submissions: reports.clone(),
+        };
+        write_summaries(&out, &summary_with_folders(&class, &folders)).unwrap();
+        assert_eq!(review_status(&reports), status::NEEDS_REVIEW);
+
+        let folder = out.join(&folders[name]);
+        assert_ne!(folders[name], name);
+        let result: serde_json::Value =
+            serde_json::from_str(&read(&folder.join("result.json"))).unwrap();
+        assert_eq!(result["name"], name, "reports carry the real name");
+        assert_eq!(result["build"], "error");
+        assert!(result["review"]
+            .as_str()
+            .unwrap()
+            .contains("no lib.rs found"));
+        for file in [
+            "junit.xml",
+            "gradescope/results.json",
+            "exercism/results.json",
+        ] {
+            let text = read(&folder.join(file));
+            assert!(text.contains("no lib.rs found"), "{file}: {text}");
+        }
+        assert!(read(&folder.join("junit.xml")).contains("Li &quot;Lee&quot; =cmd"));
+        let summary: serde_json::Value =
+            serde_json::from_str(&read(&out.join("summary.json"))).unwrap();
+        let row = summary["submissions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["name"] == name)
+            .unwrap();
+        assert_eq!(row["folder"].as_str(), Some(folders[name].as_str()));
+        assert_eq!(
+            (row["build"].as_str(), row["score"].as_u64()),
+            (Some("error"), Some(0))
+        );
+        assert!(row["review"].as_str().unwrap().contains("no lib.rs found"));
+        assert!(read(&out.join("summary.csv")).contains("\"Li \"\"Lee\"\" =cmd\",error,0,8"));
+    }
+
+    /// A shard folder as `grade --out` leaves it: each submission's folder
+    /// with a result.json, and summary.json.
+    fn write_shard(dir: &Path, names: &[&str], seed: u64) {
+        let weights = weights(Path::new("/nonexistent")).unwrap();
+        let folders = crate::folders::folders(names.iter().copied());
+        let reports: Vec<SubmissionReport> = subs(names)
+            .iter()
+            .map(|s| needs_review(s, "stand-in", &weights, seed))
+            .collect();
+        for r in &reports {
+            write_submission(dir, &folders[&r.name], r, &seed.to_string()).unwrap();
+        }
+        let class = ClassReport {
+            schema: report::GRADE_SCHEMA.into(),
+            seed: seed.to_string(),
+            submissions: reports,
+        };
+        write_summaries(dir, &summary_with_folders(&class, &folders)).unwrap();
+    }
+
+    fn merge_into(out: &Path, shards: &[PathBuf]) -> u8 {
+        merge(&GradeArgs {
+            out: out.to_path_buf(),
+            seed: None,
+            jobs: 1,
+            shard: None,
+            limits: Limits::default(),
+            submissions: Vec::new(),
+            merge: shards.to_vec(),
+        })
+    }
+
+    #[test]
+    fn a_missing_shard_is_named_and_the_others_are_merged() {
+        let dir = tempfile::tempdir().unwrap();
+        let shards: Vec<PathBuf> = (1..=3)
+            .map(|i| dir.path().join(format!("shard-{i}")))
+            .collect();
+        write_shard(&shards[0], &["王小明", "bob"], 4);
+        write_shard(&shards[2], &["carol"], 4);
+        // shards[1] never arrived.
+        let out = dir.path().join("class");
+        assert_eq!(merge_into(&out, &shards), status::NEEDS_REVIEW);
+        let summary: serde_json::Value =
+            serde_json::from_str(&read(&out.join("summary.json"))).unwrap();
+        let names: Vec<&str> = summary["submissions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s["name"].as_str().unwrap())
+            .collect();
+        assert_eq!(names, ["bob", "carol", "王小明"]);
+        for s in summary["submissions"].as_array().unwrap() {
+            let folder = s["folder"].as_str().unwrap();
+            let result = read(&out.join(folder).join("result.json"));
+            assert!(result.contains(s["name"].as_str().unwrap()), "{result}");
+        }
+        // Every shard there: a clean merge.
+        write_shard(&shards[1], &["dave"], 4);
+        let again = dir.path().join("again");
+        assert_eq!(merge_into(&again, &shards), status::PASSED);
+        // None there: nothing to merge, nothing written.
+        let none = dir.path().join("none");
+        let nowhere = [dir.path().join("x"), dir.path().join("y")];
+        assert_eq!(merge_into(&none, &nowhere), status::USAGE);
+        assert!(!none.join("summary.json").exists());
+    }
+
+    #[test]
+    fn merge_refuses_a_summary_that_points_outside_its_folder() {
+        let dir = tempfile::tempdir().unwrap();
+        let shard = dir.path().join("shard-1");
+        write_shard(&shard, &["alice"], 4);
+        let path = shard.join("summary.json");
+        let text = read(&path).replace("\"folder\": \"alice\"", "\"folder\": \"../../etc\"");
+        assert!(text.contains("../../etc"), "{text}");
+        std::fs::write(&path, text).unwrap();
+        assert_eq!(
+            merge_into(&dir.path().join("class"), std::slice::from_ref(&shard)),
+            status::USAGE
+        );
+        assert!(!dir.path().join("etc").exists());
+        // A summary written before folders: the name is the folder, and
+        // must be one plain component.
+        let legacy = read(&path).replace("      \"folder\": \"../../etc\",\n", "");
+        assert!(!legacy.contains("\"folder\""), "{legacy}");
+        std::fs::write(&path, &legacy).unwrap();
+        assert_eq!(
+            merge_into(&dir.path().join("old"), std::slice::from_ref(&shard)),
+            status::PASSED
+        );
+        assert!(dir.path().join("old/alice/result.json").is_file());
+        let outside = legacy.replace("\"name\": \"alice\"", "\"name\": \"../alice\"");
+        std::fs::write(&path, outside).unwrap();
+        assert_eq!(merge_into(&dir.path().join("bad"), &[shard]), status::USAGE);
     }
 
     #[test]

@@ -4,8 +4,9 @@
 //! Map: `cli` parses, `suites` (with `oracle` and fixtures/cases) says what to
 //! expect, `session` drives runners through `spawn` (the one place that starts
 //! processes), `verdict` judges, `render` and `catalog` word it, `console`
-//! prints it, `build` compiles runners, `grade` grades a class and `report`
-//! writes its machine formats, `handout` exports the learner's kit,
+//! prints it, `build` compiles runners, `grade` grades a class (each
+//! submission's report folder named by `folders`) and `report` writes its
+//! machine formats, `handout` exports the learner's kit,
 //! `selftest` proves the checker.
 //!
 //! The binary (`main.rs`) sets up the process and hands its arguments
@@ -20,6 +21,7 @@ pub mod cli;
 pub mod console;
 pub mod evaluate;
 pub mod files;
+pub mod folders;
 pub mod grade;
 pub mod handout;
 pub mod keys;

@@ -655,6 +655,135 @@ fn shards_merge_into_the_same_verdicts() {
     );
 }
 
+/// The class that broke GitHub's artifact upload and stopped every shard:
+/// names with quotes, `=`, `<`, `&`, spaces and Chinese, and a folder
+/// without a lib.rs. Graded in two shards and merged with a third shard
+/// missing: every report folder has a portable name, every report the real
+/// name, the folder without lib.rs is that submission's result ("no lib.rs
+/// found", 0 points, needs review) while its classmates are graded, and the
+/// merge writes the class summary and names the missing shard.
+#[test]
+fn a_class_with_odd_names_and_no_lib_rs_grades_in_shards_and_merges() {
+    let (kit, _serial) = kit();
+    let subs = tempfile::tempdir().unwrap();
+    let solution = kit.path().join("solutions/src/lib.rs");
+    let stub = kit.path().join("fixtures/pristine/lib.rs");
+    // (name, lib.rs to copy in, expected score)
+    let class: [(&str, Option<&Path>, u64); 4] = [
+        ("王小明", Some(&solution), 8),
+        ("Li \"Lee\" =cmd", Some(&stub), 0),
+        ("张 三,2 & <x>", None, 0),
+        ("-rf", Some(&solution), 8),
+    ];
+    for (name, lib, _) in &class {
+        let dir = subs.path().join(name);
+        std::fs::create_dir_all(dir.join("src")).unwrap();
+        match lib {
+            Some(lib) => {
+                std::fs::copy(lib, dir.join("src/lib.rs")).unwrap();
+            }
+            None => std::fs::write(dir.join("notes.txt"), "my code is on my laptop\n").unwrap(),
+        }
+    }
+    let folders: Vec<String> = class
+        .iter()
+        .map(|(n, _, _)| subs.path().join(n).display().to_string())
+        .collect();
+    let out = kit.path().join("g");
+    let shard_dir = |i: usize| out.join(format!("shard-{i}")).display().to_string();
+    let mut codes = Vec::new();
+    for i in 1..=2 {
+        let (shard, dir) = (format!("{i}/2"), shard_dir(i));
+        let mut args = vec!["grade", "--seed", "3", "--shard", &shard, "--out", &dir];
+        args.extend(folders.iter().map(String::as_str));
+        let r = run(kit.path(), "lab.sh", &args, BUILD);
+        assert!(
+            r.code == 0 || r.code == 5,
+            "a shard grades its whole slice: {}{}",
+            r.stdout,
+            r.stderr
+        );
+        assert!(!r.stderr.contains("panicked"), "{}", r.stderr);
+        codes.push(r.code);
+    }
+    // The shard holding the folder without lib.rs asks for review (5).
+    codes.sort();
+    assert_eq!(codes, [0, 5]);
+
+    let class_dir = out.join("class").display().to_string();
+    let (s1, s2, s3) = (shard_dir(1), shard_dir(2), shard_dir(3));
+    let r = run(
+        kit.path(),
+        "lab.sh",
+        &["grade", "--merge", &s1, &s2, &s3, "--out", &class_dir],
+        QUICK,
+    );
+    assert_eq!(r.code, 5, "a missing shard: {}{}", r.stdout, r.stderr);
+    assert!(
+        r.stderr.contains(&s3) && r.stderr.contains("missing"),
+        "the merge names the missing shard: {}",
+        r.stderr
+    );
+
+    let summary = json(&out.join("class/summary.json"));
+    let rows = summary["submissions"].as_array().unwrap();
+    let mut names: Vec<&str> = rows.iter().map(|s| s["name"].as_str().unwrap()).collect();
+    let mut want: Vec<&str> = class.iter().map(|(n, _, _)| *n).collect();
+    names.sort();
+    want.sort();
+    assert_eq!(names, want, "every real name, once");
+    let portable = |f: &str| {
+        !f.is_empty()
+            && f.len() <= 64
+            && !f.starts_with('.')
+            && !f.starts_with('-')
+            && f.chars()
+                .all(|c| c.is_ascii_alphanumeric() || "._-".contains(c))
+    };
+    for (name, lib, score) in &class {
+        let row = rows.iter().find(|s| s["name"] == *name).unwrap();
+        assert_eq!(row["score"], *score, "{name}: {row}");
+        let folder = row["folder"].as_str().unwrap();
+        assert!(portable(folder), "{name:?} → {folder:?}");
+        let dir = out.join("class").join(folder);
+        let result = json(&dir.join("result.json"));
+        assert_eq!(result["name"], *name);
+        assert_xml(&dir.join("junit.xml"));
+        let junit = std::fs::read_to_string(dir.join("junit.xml")).unwrap();
+        let gradescope = json(&dir.join("gradescope/results.json"));
+        let exercism = json(&dir.join("exercism/results.json"));
+        if lib.is_none() {
+            assert_eq!(row["build"], "error", "{row}");
+            assert!(row["review"].as_str().unwrap().contains("no lib.rs found"));
+            assert_eq!(result["build"], "error");
+            assert!(junit.contains("no lib.rs found"), "{junit}");
+            assert_eq!(gradescope["score"], 0);
+            assert!(gradescope.to_string().contains("no lib.rs found"));
+            assert_eq!(exercism["status"], "error");
+            assert!(exercism["message"]
+                .as_str()
+                .unwrap()
+                .contains("no lib.rs found"));
+        } else {
+            assert_eq!(row["build"], "ok", "{row}");
+        }
+    }
+    // Nothing else under the class folder, and no path a tool refuses.
+    let mut stack = vec![out.join("class")];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap().flatten() {
+            let name = entry.file_name().into_string().unwrap();
+            assert!(portable(&name), "{}", entry.path().display());
+            if entry.file_type().unwrap().is_dir() {
+                stack.push(entry.path());
+            }
+        }
+    }
+    let csv = std::fs::read_to_string(out.join("class/summary.csv")).unwrap();
+    assert!(csv.contains("\"Li \"\"Lee\"\" =cmd\""), "{csv}");
+    assert!(csv.contains("王小明") && csv.contains("'-rf"), "{csv}");
+}
+
 #[test]
 fn a_handout_builds_and_its_checks_fail_on_the_stubs() {
     let (kit, _serial) = kit();

@@ -36,7 +36,16 @@ pub struct SummaryFile {
 #[serde(deny_unknown_fields)]
 pub struct SummarySubmission {
     pub name: String,
+    /// The submission's report folder under the output folder (see
+    /// `crate::folders`); summaries written before folders were mapped lack
+    /// it, and their folders are the names.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub folder: Option<String>,
     pub build: Build,
+    /// Why a person must look at it, when `build` is `error` (for example
+    /// "no lib.rs found").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub review: Option<String>,
     pub score: u32,
     pub max_score: u32,
     /// Points of the advanced steps that pass (never part of `score`).
@@ -72,7 +81,9 @@ pub fn summary_of(c: &ClassReport) -> SummaryFile {
             .iter()
             .map(|s| SummarySubmission {
                 name: s.name.clone(),
+                folder: None,
                 build: s.build,
+                review: s.review.clone(),
                 score: s.score,
                 max_score: s.max_score,
                 bonus: s.bonus,
