@@ -18,6 +18,8 @@ pub struct StepResult {
     pub suite: Suite,
     pub run: SuiteRun,
     pub verdicts: Vec<ClauseVerdict>,
+    /// Wall time of running and judging the step (shrinking included).
+    pub elapsed: std::time::Duration,
 }
 
 impl StepResult {
@@ -32,8 +34,10 @@ impl StepResult {
                 got: vec![Vec::new(); n],
                 printed: 0,
                 output: vec![Vec::new(); n],
+                spent: vec![std::time::Duration::ZERO; n],
             },
             verdicts: vec![verdict; n],
+            elapsed: std::time::Duration::ZERO,
         }
     }
 
@@ -143,8 +147,10 @@ fn run_one(runner: &Path, p: Prepared, limits: Limits) -> io::Result<StepResult>
         suite: p.suite,
         run,
         verdicts,
+        elapsed: std::time::Duration::ZERO,
     };
     shrink_failures(runner, &mut result, p.seed, limits)?;
+    result.elapsed = started.elapsed();
     Ok(result)
 }
 
@@ -228,6 +234,7 @@ fn shrink_failures(
             let ids: Vec<String> = checks.iter().map(|_| g.id("s")).collect();
             let cases = session::write_cases(&mini, &ids)?;
             let run = session::run(runner, &mini, &cases, &ids, limits)?;
+            result.run.spent[c] += run.spent[0];
             let found =
                 checks
                     .iter()

@@ -14,7 +14,7 @@ use crate::report::{
 };
 use crate::status;
 use crate::suites::{self, Track};
-use crate::verdict::ClauseVerdict;
+use crate::verdict::{ClauseVerdict, Fault};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -134,6 +134,21 @@ fn shard(all: Vec<Submission>, shard: Option<(usize, usize)>) -> Vec<Submission>
     }
 }
 
+fn fault_kind(fault: &Fault) -> report::FaultKind {
+    use report::FaultKind as K;
+    match fault {
+        Fault::Wrong(_) => K::Wrong,
+        Fault::NotImplemented => K::NotImplemented,
+        Fault::Panicked(..) => K::Panicked,
+        Fault::Runaway(_) => K::Runaway,
+        Fault::TimedOut => K::TimedOut,
+        Fault::Crashed { .. } => K::Crashed,
+        Fault::Flooded => K::Flooded,
+        Fault::Forged(_) => K::Forged,
+        Fault::NotRun => K::NotRun,
+    }
+}
+
 fn clause_reports(result: &StepResult, limits: &Limits) -> Vec<ClauseReport> {
     let suite = &result.suite;
     suite
@@ -141,18 +156,37 @@ fn clause_reports(result: &StepResult, limits: &Limits) -> Vec<ClauseReport> {
         .iter()
         .zip(&result.verdicts)
         .enumerate()
-        .map(|(i, (clause, verdict))| ClauseReport {
-            key: clause.key.clone(),
-            name: console::trial_name(suite.step, suite.function, &clause.key),
-            status: match verdict {
-                ClauseVerdict::Passed { .. } => ClauseStatus::Passed,
-                ClauseVerdict::NotImplemented => ClauseStatus::NotImplemented,
-                ClauseVerdict::Failed { .. } => ClauseStatus::Failed,
-                ClauseVerdict::NotAttempted => ClauseStatus::NotAttempted,
-                ClauseVerdict::NotBuilt => ClauseStatus::NotBuilt,
-            },
-            message: console::failure_text(result, i, limits)
-                .map(|m| report::capped(&m, report::MESSAGE_CAP)),
+        .map(|(i, (clause, verdict))| {
+            let failing = match verdict {
+                ClauseVerdict::Failed { faults, .. } => faults.first(),
+                _ => None,
+            };
+            // The input the clause is shown by: its first failing one, else its first.
+            let shown = failing
+                .map(|(k, _)| *k)
+                .or((!clause.checks.is_empty()).then_some(0));
+            let printed = result.run.output.get(i).map(Vec::as_slice).unwrap_or(&[]);
+            let output = failing
+                .and_then(|(k, _)| printed.get(*k).cloned().flatten())
+                .or_else(|| printed.iter().flatten().next().cloned());
+            let spent = result.run.spent.get(i).copied().unwrap_or_default();
+            ClauseReport {
+                key: clause.key.clone(),
+                name: console::trial_name(suite.step, suite.function, &clause.key),
+                status: match verdict {
+                    ClauseVerdict::Passed { .. } => ClauseStatus::Passed,
+                    ClauseVerdict::NotImplemented => ClauseStatus::NotImplemented,
+                    ClauseVerdict::Failed { .. } => ClauseStatus::Failed,
+                    ClauseVerdict::NotAttempted => ClauseStatus::NotAttempted,
+                    ClauseVerdict::NotBuilt => ClauseStatus::NotBuilt,
+                },
+                message: console::failure_text(result, i, limits)
+                    .map(|m| report::capped(&m, report::MESSAGE_CAP)),
+                fault: failing.map(|(_, f)| fault_kind(f)),
+                call: shown.map(|k| crate::render::call(suite.step, &clause.checks[k].call)),
+                output,
+                seconds: report::milliseconds(spent.as_secs_f64()),
+            }
         })
         .collect()
 }
@@ -183,6 +217,7 @@ fn step_report(result: &StepResult, weight: u32, limits: &Limits) -> StepReport 
         score: if passed { weight } else { 0 },
         bonus: suites::is_advanced(result.suite.step),
         clauses,
+        seconds: report::milliseconds(result.elapsed.as_secs_f64()),
     }
 }
 
@@ -206,8 +241,13 @@ fn not_built_steps(weights: &BTreeMap<String, u32>, seed: u64) -> Vec<StepReport
                         name: console::trial_name(step, function, &c.key),
                         status: ClauseStatus::NotBuilt,
                         message: None,
+                        fault: None,
+                        call: None,
+                        output: None,
+                        seconds: 0.0,
                     })
                     .collect(),
+                seconds: 0.0,
             }
         })
         .collect()
@@ -325,8 +365,9 @@ fn grade_one(
     };
     drop(runners);
     for clause in steps.iter_mut().flat_map(|s| s.clauses.iter_mut()) {
-        if let Some(m) = &clause.message {
-            clause.message = Some(scrub(m, root));
+        let texts = [&mut clause.message, &mut clause.output, &mut clause.call];
+        for text in texts.into_iter().flatten() {
+            *text = scrub(text, root);
         }
     }
     let build_errors = build_errors.map(|e| scrub(&e, root));

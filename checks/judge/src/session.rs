@@ -10,7 +10,7 @@ use std::io::{self, Read, Write};
 use std::os::unix::process::CommandExt;
 use std::path::Path;
 use std::process::Command;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// The runner's own exit status when the kit, not the learner, is at fault.
 const RUNNER_ERROR: i32 = 70;
@@ -54,6 +54,10 @@ pub struct SuiteRun {
     /// Per clause, per check: what the learner's code printed during that
     /// check (capped at `PRINTED_CAP` per stream), when it printed anything.
     pub output: Vec<Vec<Option<String>>>,
+    /// Per clause: the wall time its cases took, each from the end of the
+    /// case before it (or its runner's start) to its outcome's arrival,
+    /// reruns included.
+    pub spent: Vec<Duration>,
 }
 
 /// Most bytes of a check's own stdout (and as many of its stderr) kept to
@@ -75,6 +79,39 @@ fn printed_text(captured: &spawn::Captured, p: &lab_wire::Printed) -> Option<Str
         }
     }
     (!parts.is_empty()).then(|| parts.join("\n"))
+}
+
+/// The runner's output (stdout and stderr together, counted from the
+/// runner's start) after each case whose outcome says it printed: the
+/// offsets the spans end at, in case order.
+fn ends(spans: &[(usize, wire::Printed)]) -> impl Iterator<Item = (usize, [u64; 2])> + '_ {
+    let mut last = [0, 0];
+    spans.iter().map(move |(at, p)| {
+        last = [last[0].max(p.stdout[1]), last[1].max(p.stderr[1])];
+        (*at, last)
+    })
+}
+
+/// The case during which a runner's output first grew past `cap`, read
+/// from the outcomes that arrived: that case flooded, whether or not the
+/// judge stopped the runner in time, and however many cases after it had
+/// answered when the runner was stopped.
+fn flooded_at(spans: &[(usize, wire::Printed)], cap: u64) -> Option<usize> {
+    ends(spans)
+        .find(|(_, [out, err])| out + err > cap)
+        .map(|(at, _)| at)
+}
+
+/// What the case a runner was stopped in printed: both streams from where
+/// the last answered case left them.
+fn printed_since(captured: &spawn::Captured, spans: &[(usize, wire::Printed)]) -> Option<String> {
+    let [out, err] = ends(spans).last().map_or([0, 0], |(_, e)| e);
+    let len = |p: &Path| std::fs::metadata(p).map_or(0, |m| m.len());
+    let p = wire::Printed {
+        stdout: [out, len(&captured.stdout).max(out)],
+        stderr: [err, len(&captured.stderr).max(err)],
+    };
+    printed_text(captured, &p)
 }
 
 fn file_name(path: &Path) -> &std::ffi::OsStr {
@@ -256,8 +293,12 @@ pub fn run(
     let n = place.len();
     let deadline = Instant::now() + limits.suite;
     let batched = cases.batch.iter().any(|b| *b);
-    let (per_case, mut printed, outputs) =
+    let mut spent = vec![Duration::ZERO; suite.clauses.len()];
+    let (per_case, mut printed, outputs, took) =
         run_cases(runner, suite, cases, limits, deadline, !batched)?;
+    for (i, t) in took.into_iter().enumerate() {
+        spent[cases.clause[i]] += t;
+    }
     let mut got: Vec<Option<Got>> = vec![None; n];
     let mut output: Vec<Option<String>> = vec![None; n];
     let mut again = vec![false; n];
@@ -286,8 +327,12 @@ pub fn run(
     }
     if again.contains(&true) {
         let singles = write_selected(suite, ids, false, &|i| again[i])?;
-        let (per_case, more, outputs) = run_cases(runner, suite, &singles, limits, deadline, true)?;
+        let (per_case, more, outputs, took) =
+            run_cases(runner, suite, &singles, limits, deadline, true)?;
         printed += more;
+        for (i, t) in took.into_iter().enumerate() {
+            spent[singles.clause[i]] += t;
+        }
         for (i, g) in per_case.into_iter().enumerate() {
             got[singles.covers[i].start] = g;
             output[singles.covers[i].start] = outputs[i].clone();
@@ -307,15 +352,99 @@ pub fn run(
         got: per_clause,
         printed,
         output: output_per_clause,
+        spent,
     })
 }
 
-/// Per case: what it did and what it printed; and the bytes printed in all.
-type CasesRun = (Vec<Option<Got>>, u64, Vec<Option<String>>);
+/// How one runner ended, as far as judging its cases goes.
+#[derive(Debug, Clone)]
+struct Ended {
+    exit: Exit,
+    /// The case whose answer shows the runner's output past the cap.
+    flooded: Option<usize>,
+    /// The first outcome line that does not belong, and why.
+    forged: Option<(usize, String)>,
+    /// The first case without an answer.
+    pos: usize,
+    /// Cases in the file.
+    n: usize,
+    /// The case the runner started at.
+    start: usize,
+    careful: bool,
+    /// Its stderr opens with the runner's own signature.
+    signed: bool,
+}
+
+/// What the case a runner was stopped in gets.
+#[derive(Debug, Clone, PartialEq)]
+enum Bad {
+    Forged(String),
+    TimedOut,
+    Flooded,
+    Crashed(Exit),
+}
+
+#[derive(Debug, Clone, PartialEq)]
+enum Settled {
+    /// Every case answered.
+    Done,
+    /// A fast runner died: a careful one runs the cases again from `from`.
+    Careful { from: usize },
+    /// The runner reported a fault of the kit.
+    KitFault,
+    /// Case `at` went wrong; nothing the runner said after it is trusted.
+    Bad { at: usize, crashed: Bad },
+}
+
+/// Which case a runner's end is pinned on. Decided by what the runner
+/// answered, never by when the judge looked: a case that answered yet took
+/// the output past the cap flooded even when a later case was running when
+/// the runner was stopped (or when nobody stopped it), and a careful runner
+/// starts where the fast one did, so it counts the same output.
+fn settle(e: Ended) -> Settled {
+    match (e.flooded, e.forged, e.exit) {
+        (Some(at), _, _) => Settled::Bad {
+            at,
+            crashed: Bad::Flooded,
+        },
+        (None, None, Exit::Success) if e.pos == e.n => Settled::Done,
+        (None, Some((at, why)), _) => Settled::Bad {
+            at,
+            crashed: Bad::Forged(why),
+        },
+        // Every case answered before the careful runner died on its way out.
+        (None, None, _) if e.careful && e.pos >= e.n => Settled::Done,
+        (None, None, Exit::Failure(RUNNER_ERROR)) if e.signed => Settled::KitFault,
+        (None, None, Exit::Failure(_) | Exit::Signalled(_) | Exit::Success | Exit::Flood)
+            if !e.careful =>
+        {
+            Settled::Careful { from: e.start }
+        }
+        (None, None, exit) => Settled::Bad {
+            at: e.pos,
+            crashed: match exit {
+                Exit::CaseTimeLimit | Exit::OverallTimeLimit => Bad::TimedOut,
+                Exit::Flood => Bad::Flooded,
+                other => Bad::Crashed(other),
+            },
+        },
+    }
+}
+
+/// Per case: what it did and what it printed; the bytes printed in all; and
+/// per case the wall time it took.
+type CasesRun = (Vec<Option<Got>>, u64, Vec<Option<String>>, Vec<Duration>);
 
 /// Runs the cases of a cases file in as many runners as it takes; returns
-/// what each case did (by case index) and the bytes printed. With
-/// `skip_clause`, the rest of a clause is skipped after a bad case.
+/// what each case did (by case index), the bytes printed and the time each
+/// case took. With `skip_clause`, the rest of a clause is skipped after a
+/// bad case.
+///
+/// Where a runner starts is decided by verdicts alone, never by timing: the
+/// first runner at the first case, the next one after the bad case, and a
+/// careful runner (after a fast one died) where the fast one started. So the
+/// runner's output counted against `output_cap` is the same in every run of
+/// a seed, and so is the case it floods in.
 fn run_cases(
     runner: &Path,
     suite: &Suite,
@@ -329,12 +458,14 @@ fn run_cases(
     let n = ids.len();
     let mut got: Vec<Option<Got>> = vec![None; n];
     let mut output: Vec<Option<String>> = vec![None; n];
+    let mut spent = vec![Duration::ZERO; n];
     let (mut next, mut runners, mut printed) = (0, 0, 0);
     // After a fast runner dies, its last outcomes may be lost: the cases from
     // the first missing one are rerun by a careful runner, which pins the
     // crash on its exact case.
     let mut careful = false;
     while next < n {
+        let start = next;
         let outcomes = dir.path().join(format!("outcomes-{runners}.jsonl"));
         std::fs::File::create(&outcomes)?;
         let mut tail = Tail {
@@ -369,6 +500,7 @@ fn run_cases(
             deadline,
             output_cap: limits.output_cap,
         };
+        let mut last = Instant::now();
         let (exit, captured) = spawn::supervise(
             &mut cmd,
             dir.path(),
@@ -391,6 +523,9 @@ fn run_cases(
                                 spans.push((pos, p));
                             }
                             got[pos] = Some(Got::Observed(o.observed));
+                            let now = Instant::now();
+                            spent[pos] += now - last;
+                            last = now;
                         }
                         Ok(o) => {
                             forged = Some((
@@ -409,39 +544,51 @@ fn run_cases(
         )?;
         runners += 1;
         crate::timing(&format!("runner {runners} of {} ended", suite.step), t0);
+        if pos < n {
+            spent[pos] += last.elapsed();
+        }
         printed += captured.bytes();
         for (at, p) in &spans {
             output[*at] = printed_text(&captured, p);
         }
-        let bad = match (&forged, exit.clone()) {
-            (None, Exit::Success) if pos == n => break,
-            (Some((at, why)), _) => {
-                got[*at] = Some(Got::Forged(why.clone()));
-                *at
+        let flooded = flooded_at(&spans, limits.output_cap);
+        let ended = Ended {
+            exit: exit.clone(),
+            flooded,
+            forged: forged.clone(),
+            pos,
+            n,
+            start,
+            careful,
+            signed: signed_by_runner(&captured.stderr_excerpt(256), &token),
+        };
+        let bad = match settle(ended) {
+            Settled::Done => break,
+            Settled::Careful { from } => {
+                careful = true;
+                next = from;
+                continue;
             }
-            (None, Exit::Failure(RUNNER_ERROR))
-                if signed_by_runner(&captured.stderr_excerpt(256), &token) =>
-            {
+            Settled::KitFault => {
                 let why = captured.stderr_excerpt(2048);
                 return Err(io::Error::other(why.trim().to_string()));
             }
-            (None, Exit::Failure(_) | Exit::Signalled(_) | Exit::Success | Exit::Flood)
-                if !careful =>
-            {
-                careful = true;
-                next = pos;
-                continue;
-            }
-            (None, exit) => {
-                got[pos] = Some(match exit {
-                    Exit::CaseTimeLimit | Exit::OverallTimeLimit => Got::TimedOut,
-                    Exit::Flood => Got::Flooded,
-                    other => Got::Crashed {
-                        exit: other,
+            Settled::Bad { at, crashed } => {
+                got[at] = Some(match crashed {
+                    Bad::Forged(why) => Got::Forged(why),
+                    Bad::TimedOut => Got::TimedOut,
+                    Bad::Flooded => {
+                        if flooded.is_none() {
+                            output[at] = printed_since(&captured, &spans);
+                        }
+                        Got::Flooded
+                    }
+                    Bad::Crashed(exit) => Got::Crashed {
+                        exit,
                         stderr: captured.stderr_excerpt(2048),
                     },
                 });
-                pos
+                at
             }
         };
         // Anything this runner said after the bad case is not trusted.
@@ -462,7 +609,7 @@ fn run_cases(
             next += 1;
         }
     }
-    Ok((got, printed, output))
+    Ok((got, printed, output, spent))
 }
 
 #[cfg(test)]
@@ -500,6 +647,92 @@ mod tests {
             stderr: at(0, 0),
         };
         assert_eq!(printed_text(&captured, &nothing), None);
+    }
+
+    fn printed(stdout: [u64; 2], stderr: [u64; 2]) -> wire::Printed {
+        wire::Printed { stdout, stderr }
+    }
+
+    fn ended(exit: Exit, spans: &[(usize, wire::Printed)], pos: usize, careful: bool) -> Ended {
+        Ended {
+            exit,
+            flooded: flooded_at(spans, 100),
+            forged: None,
+            pos,
+            n: 10,
+            start: 2,
+            careful,
+            signed: false,
+        }
+    }
+
+    #[test]
+    fn a_flood_is_the_answered_case_that_took_the_output_past_the_cap() {
+        // Case 3 printed 60 bytes to stdout, case 4 nothing, case 5 50 bytes
+        // to stderr: the runner's output passes 100 bytes in case 5.
+        let spans = [
+            (3, printed([0, 60], [0, 0])),
+            (5, printed([0, 0], [0, 50])),
+            (6, printed([60, 70], [0, 0])),
+        ];
+        assert_eq!(flooded_at(&spans, 100), Some(5));
+        assert_eq!(flooded_at(&spans, 110), Some(6));
+        assert_eq!(flooded_at(&spans, 120), None);
+        let flood = Settled::Bad {
+            at: 5,
+            crashed: Bad::Flooded,
+        };
+        // However far the runner got before the judge stopped it, and
+        // whether it was stopped at all, the flood is case 5's.
+        for (exit, pos, careful) in [
+            (Exit::Flood, 6, false),
+            (Exit::Flood, 9, true),
+            (Exit::Success, 10, false),
+            (Exit::CaseTimeLimit, 8, true),
+        ] {
+            assert_eq!(settle(ended(exit, &spans, pos, careful)), flood);
+        }
+    }
+
+    #[test]
+    fn a_careful_runner_starts_where_the_fast_one_did() {
+        let quiet = [(3, printed([0, 10], [0, 0]))];
+        for exit in [Exit::Flood, Exit::Signalled(9), Exit::Failure(1)] {
+            assert_eq!(
+                settle(ended(exit, &quiet, 7, false)),
+                Settled::Careful { from: 2 }
+            );
+        }
+        assert_eq!(
+            settle(ended(Exit::Flood, &quiet, 7, true)),
+            Settled::Bad {
+                at: 7,
+                crashed: Bad::Flooded
+            }
+        );
+        assert_eq!(
+            settle(ended(Exit::Success, &quiet, 10, false)),
+            Settled::Done
+        );
+        assert_eq!(
+            settle(ended(Exit::Signalled(6), &quiet, 10, true)),
+            Settled::Done
+        );
+    }
+
+    #[test]
+    fn what_a_stopped_case_printed_starts_where_the_last_answer_left_off() {
+        let dir = tempfile::tempdir().unwrap();
+        let captured = spawn::Captured {
+            stdout: dir.path().join("out"),
+            stderr: dir.path().join("err"),
+        };
+        std::fs::write(&captured.stdout, format!("early\n{}", "x".repeat(3000))).unwrap();
+        std::fs::write(&captured.stderr, "").unwrap();
+        let spans = [(0, printed([0, 6], [0, 0]))];
+        let text = printed_since(&captured, &spans).unwrap();
+        assert!(text.starts_with("xxx") && text.ends_with("\n…"), "{text}");
+        assert_eq!(text.len(), PRINTED_CAP as usize + "\n…".len());
     }
 
     #[test]

@@ -280,7 +280,8 @@ fn exit_of(status: std::process::ExitStatus) -> Exit {
 
 /// Runs `cmd` under `watch`. `progress` is polled often and says whether the
 /// child made progress since the last poll; it is polled once more after the
-/// child ends, so nothing it wrote is missed. The group is always killed.
+/// child ends, however it ends (stopped at a limit too), so nothing it wrote
+/// before that is missed. The group is always killed.
 pub fn supervise(
     cmd: &mut Command,
     dir: &Path,
@@ -324,6 +325,9 @@ pub fn supervise(
     };
     kill_group(&mut child, slot);
     reap_orphans();
+    // What the child wrote between the last poll and its end: a runner
+    // stopped for flooding may have finished cases the judge has not read.
+    progress();
     Ok((exit, captured))
 }
 
@@ -458,6 +462,23 @@ mod tests {
         cmd.args(["-c", "yes flood"]);
         let (exit, _) = supervise(&mut cmd, dir.path(), "f", watch(5_000), None, || false).unwrap();
         assert_eq!(exit, Exit::Flood);
+    }
+
+    #[test]
+    fn progress_is_polled_once_more_after_a_child_is_stopped() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut cmd = Command::new("sh");
+        cmd.args(["-c", "yes flood"]);
+        let stdout = dir.path().join("p.stdout");
+        let mut seen = 0;
+        let (exit, captured) = supervise(&mut cmd, dir.path(), "p", watch(5_000), None, || {
+            seen = std::fs::metadata(&stdout).map_or(0, |m| m.len());
+            false
+        })
+        .unwrap();
+        assert_eq!(exit, Exit::Flood);
+        // The last poll came after the child's last byte.
+        assert_eq!(seen, captured.bytes());
     }
 
     #[test]

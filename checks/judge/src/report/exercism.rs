@@ -1,14 +1,29 @@
 //! Exercism's test-runner `results.json`, version 3: one test per clause, in
-//! step order, with `task_id` = the step's number (1..8) and `test_code` =
-//! the clause's stable key. `status` is `error` when the submission does not
-//! compile (then `message` holds the compiler's errors and `tests` is empty,
-//! as Exercism expects for errors), `pass` when every step passed, else
-//! `fail`. A test's `message` is null when it passed, else its (capped)
-//! message or, for `todo!()`, a sentence saying so; `output` is always null
-//! (what learner code prints is never shown). A step without clauses is shown
-//! as one test named after the step, so it cannot vanish.
+//! step order, with `task_id` = the step's number. `status` is `error` when
+//! the submission does not compile (then `message` holds the compiler's
+//! errors and `tests` is empty, as Exercism expects for errors), `pass` when
+//! every step passed, else `fail`. A step without clauses is shown as one
+//! test named after the step, so it cannot vanish.
+//!
+//! Per test:
+//! - `status`: `pass`; `error` when the clause's first failing input ended in
+//!   a runtime error (a panic, a time-out, a crash, an output flood, a
+//!   runaway call, a forged outcome, or no time left to run it) and when it
+//!   could not run (not compiled); `fail` for a wrong answer or `todo!()`.
+//! - `message`: null when it passed, else its (capped) message or, for
+//!   `todo!()`, a sentence saying so.
+//! - `test_code`: the Rust call that was tested, as the learner would write
+//!   it: the first failing input's (`retryable(503)`), or for a clause that
+//!   passed (or still reaches `todo!()`) its first input's; the step's
+//!   function when the clause did not run.
+//! - `output`: what the learner's code printed during that input (for a
+//!   clause that passed, during the first input that printed anything),
+//!   null when it printed nothing; at most [`OUTPUT_CHARS`] characters, a
+//!   cut one ending in a note that says so (the catalog's
+//!   `report.output_cut`).
 
-use super::{capped, Build, ClauseStatus, StepReport, SubmissionReport, MESSAGE_CAP};
+use super::{capped, Build, ClauseReport, ClauseStatus, StepReport, SubmissionReport, MESSAGE_CAP};
+use crate::catalog::tr;
 use serde::Serialize;
 
 #[derive(Serialize)]
@@ -30,6 +45,9 @@ struct Test {
     #[serde(skip_serializing_if = "Option::is_none")]
     task_id: Option<u32>,
 }
+
+/// Most characters of a test's `output` (Exercism's limit), cut note included.
+pub const OUTPUT_CHARS: usize = 500;
 
 /// Exercism's `results.json` (version 3) for one submission, pretty, newline.
 pub fn results_json(s: &SubmissionReport) -> String {
@@ -77,43 +95,36 @@ pub fn results_json(s: &SubmissionReport) -> String {
 fn tests(step: &StepReport) -> Vec<Test> {
     let task_id = step.step.parse().ok();
     if step.clauses.is_empty() {
-        let status = step.status.as_clause();
-        return vec![test(
-            format!("{} {}", step.step, step.function),
-            step.step.clone(),
-            status,
-            None,
-            step,
-            task_id,
-        )];
+        let whole = ClauseReport {
+            key: step.step.clone(),
+            name: format!("{} {}", step.step, step.function),
+            status: step.status.as_clause(),
+            message: None,
+            fault: None,
+            call: None,
+            output: None,
+            seconds: step.seconds,
+        };
+        return vec![test(&whole, step, task_id)];
     }
     step.clauses
         .iter()
-        .map(|c| {
-            let message = c.message.as_deref();
-            test(
-                c.name.clone(),
-                c.key.clone(),
-                c.status,
-                message,
-                step,
-                task_id,
-            )
-        })
+        .map(|c| test(c, step, task_id))
         .collect()
 }
 
-fn test(
-    name: String,
-    test_code: String,
-    status: ClauseStatus,
-    message: Option<&str>,
-    step: &StepReport,
-    task_id: Option<u32>,
-) -> Test {
-    let (status, message) = match status {
+fn test(c: &ClauseReport, step: &StepReport, task_id: Option<u32>) -> Test {
+    let message = c.message.as_deref();
+    let (status, message) = match c.status {
         ClauseStatus::Passed => ("pass", None),
-        ClauseStatus::Failed => ("fail", Some(message.unwrap_or("failed").to_string())),
+        ClauseStatus::Failed => (
+            if c.fault.is_some_and(|f| f.is_runtime_error()) {
+                "error"
+            } else {
+                "fail"
+            },
+            Some(message.unwrap_or("failed").to_string()),
+        ),
         ClauseStatus::NotImplemented => (
             "fail",
             Some(message.map(str::to_string).unwrap_or_else(|| {
@@ -133,13 +144,27 @@ fn test(
         ),
     };
     Test {
-        name,
-        test_code,
+        name: c.name.clone(),
+        test_code: c.call.clone().unwrap_or_else(|| step.function.clone()),
         status,
         message: message.map(|m| capped(&m, MESSAGE_CAP)),
-        output: None,
+        output: c.output.as_deref().map(limited),
         task_id,
     }
+}
+
+/// `text` in at most [`OUTPUT_CHARS`] characters: as it is when it fits,
+/// else its start and a line saying it was cut.
+fn limited(text: &str) -> String {
+    if text.chars().count() <= OUTPUT_CHARS {
+        return text.to_string();
+    }
+    let note = tr("report.output_cut", &[("chars", &OUTPUT_CHARS)]);
+    let keep = OUTPUT_CHARS.saturating_sub(note.chars().count() + 1);
+    let mut out: String = text.chars().take(keep).collect();
+    out.push('\n');
+    out.push_str(&note);
+    out
 }
 
 #[cfg(test)]
@@ -147,6 +172,7 @@ mod tests {
     use super::super::kit::test_support::{
         assert_capped, check_snapshot, class, long_message, long_submission, COMPILER_ERRORS, NASTY,
     };
+    use super::super::{FaultKind, StepStatus};
     use super::*;
     use serde_json::Value;
 
@@ -198,7 +224,9 @@ mod tests {
                     ],
                 );
                 assert!(t["name"].is_string() && t["test_code"].is_string());
-                assert!(t["output"].is_null());
+                assert!(t["output"]
+                    .as_str()
+                    .is_none_or(|o| o.chars().count() <= OUTPUT_CHARS));
                 let task = t["task_id"].as_u64().expect("task_id is an integer");
                 assert!(
                     (1..=8).contains(&task) && task >= last,
@@ -231,13 +259,85 @@ mod tests {
         assert_eq!(ids, [1, 1, 2, 2, 3, 3]);
         assert_eq!(tests[3]["status"], "fail");
         assert_eq!(tests[3]["message"], NASTY);
-        assert_eq!(tests[3]["test_code"], "02/post-with-key-is-safe");
         assert!(tests[4]["message"].as_str().unwrap().contains("todo!()"));
 
         let carol = parsed(&c.submissions[2]);
         assert_eq!(carol["status"], "error");
         assert_eq!(carol["message"], COMPILER_ERRORS);
         assert_eq!(carol["tests"], Value::Array(Vec::new()));
+    }
+
+    #[test]
+    fn test_code_is_the_call_that_was_tested() {
+        let c = class();
+        let bob = parsed(&c.submissions[1]);
+        let tests = bob["tests"].as_array().unwrap();
+        let clauses = c.submissions[1].steps.iter().flat_map(|s| &s.clauses);
+        for (t, clause) in tests.iter().zip(clauses) {
+            assert_eq!(t["test_code"].as_str(), clause.call.as_deref());
+        }
+        // The failing input's call, and a passing clause's first input.
+        assert_eq!(tests[3]["test_code"], NASTY.lines().next().unwrap());
+        assert_eq!(tests[0]["test_code"], "retryable(503)");
+        // A clause that did not run: the step's function.
+        let mut advanced = c.submissions[0].clone();
+        advanced.steps[3].status = StepStatus::NotBuilt;
+        for clause in &mut advanced.steps[3].clauses {
+            clause.status = ClauseStatus::NotBuilt;
+        }
+        let v = parsed(&advanced);
+        assert_eq!(v["tests"][6]["test_code"], "Deadline");
+        assert_eq!(v["tests"][6]["status"], "error");
+    }
+
+    #[test]
+    fn a_runtime_error_is_an_error_and_a_wrong_answer_a_failure() {
+        let mut bob = class().submissions[1].clone();
+        for (kind, status) in [
+            (FaultKind::Wrong, "fail"),
+            (FaultKind::NotImplemented, "fail"),
+            (FaultKind::Panicked, "error"),
+            (FaultKind::TimedOut, "error"),
+            (FaultKind::Crashed, "error"),
+            (FaultKind::Flooded, "error"),
+            (FaultKind::Runaway, "error"),
+            (FaultKind::Forged, "error"),
+            (FaultKind::NotRun, "error"),
+        ] {
+            bob.steps[1].clauses[1].fault = Some(kind);
+            let v = parsed(&bob);
+            assert_eq!(v["tests"][3]["status"], status, "{kind:?}");
+            assert_eq!(v["tests"][3]["message"], NASTY);
+            // A test's error is not the run's: the tests did run.
+            assert_eq!(v["status"], "fail");
+        }
+    }
+
+    #[test]
+    fn output_is_what_the_test_printed_in_at_most_500_characters() {
+        let c = class();
+        let bob = parsed(&c.submissions[1]);
+        let tests = bob["tests"].as_array().unwrap();
+        let printed = c.submissions[1].steps[1].clauses[1].output.as_deref();
+        assert_eq!(tests[3]["output"].as_str(), printed);
+        assert!(printed.is_some());
+        assert!(tests[0]["output"].is_null());
+
+        let mut loud = c.submissions[1].clone();
+        // Three-byte characters: the limit counts characters, not bytes.
+        let long = "中".repeat(391_200 / 3);
+        loud.steps[1].clauses[1].output = Some(long.clone());
+        let v = parsed(&loud);
+        let output = v["tests"][3]["output"].as_str().unwrap();
+        assert_eq!(output.chars().count(), OUTPUT_CHARS);
+        let (kept, note) = output.rsplit_once('\n').unwrap();
+        assert!(long.starts_with(kept));
+        assert_eq!(note, tr("report.output_cut", &[("chars", &OUTPUT_CHARS)]));
+        assert!(note.contains("500"));
+        // Exactly at the limit: as it is.
+        let fits = "x".repeat(OUTPUT_CHARS);
+        assert_eq!(limited(&fits), fits);
+        assert_eq!(limited(&format!("{fits}y")).chars().count(), OUTPUT_CHARS);
     }
 
     #[test]

@@ -4,6 +4,20 @@
 //! submission does not compile. Every `output` is capped with [`capped`].
 //! `execution_time` is the submission's wall time in seconds, rounded to the
 //! millisecond (0 when unknown). Passed steps have an empty `output`.
+//!
+//! Only keys of Gradescope's documented format are written. Every output
+//! is plain text (`output_format`, `test_output_format` and
+//! `test_name_format` are all `text`): Gradescope shows it as it is, so the
+//! compiler's errors and the learner's own words (`Result<f64,
+//! InvalidArgument>`, `a < b`) need no escaping and are never taken for
+//! markup.
+//!
+//! Bonus (advanced) steps are extra credit: their tests have `max_score` 0
+//! and score their points when passed; the top-level `score` is the sum of
+//! every test's score (core points plus bonus points). There is no
+//! top-level maximum in the format: Gradescope takes the assignment's total
+//! from its own settings, which should be the core steps' points (the sum
+//! of the tests' `max_score`), so a bonus shows as a score above it.
 
 use super::{
     capped, AdvancedBuild, Build, ClauseStatus, StepReport, StepStatus, SubmissionReport,
@@ -11,12 +25,17 @@ use super::{
 };
 use serde::Serialize;
 
+/// How every output and name is shown: as plain text.
+const FORMAT: &str = "text";
+
 #[derive(Serialize)]
 struct Results {
     score: u32,
-    max_score: u32,
     execution_time: f64,
     output: String,
+    output_format: &'static str,
+    test_output_format: &'static str,
+    test_name_format: &'static str,
     visibility: &'static str,
     stdout_visibility: &'static str,
     tests: Vec<Test>,
@@ -38,11 +57,13 @@ pub fn results_json(s: &SubmissionReport, seed: &str) -> String {
     let s = &s.attempted();
     let results = Results {
         // Bonus points go on top: Gradescope shows a score above the
-        // maximum as extra credit.
+        // assignment's total as extra credit.
         score: s.score + s.bonus,
-        max_score: s.max_score,
-        execution_time: milliseconds(s.seconds),
+        execution_time: super::milliseconds(s.seconds),
         output: overview(s, seed),
+        output_format: FORMAT,
+        test_output_format: FORMAT,
+        test_name_format: FORMAT,
         visibility: "visible",
         stdout_visibility: "hidden",
         tests: s
@@ -56,7 +77,8 @@ pub fn results_json(s: &SubmissionReport, seed: &str) -> String {
                 },
                 number: step.step.clone(),
                 score: step.score,
-                max_score: step.weight,
+                // Extra credit: worth nothing towards the total.
+                max_score: if step.bonus { 0 } else { step.weight },
                 status: if step.passed { "passed" } else { "failed" },
                 output: step_output(step),
                 visibility: "visible",
@@ -66,15 +88,6 @@ pub fn results_json(s: &SubmissionReport, seed: &str) -> String {
     let mut text = serde_json::to_string_pretty(&results).expect("results always serialize");
     text.push('\n');
     text
-}
-
-/// Seconds rounded to the millisecond; 0 when not a sensible duration.
-fn milliseconds(seconds: f64) -> f64 {
-    if seconds.is_finite() && seconds > 0.0 {
-        (seconds * 1000.0).round() / 1000.0
-    } else {
-        0.0
-    }
 }
 
 fn overview(s: &SubmissionReport, seed: &str) -> String {
@@ -212,11 +225,87 @@ mod tests {
         alice.advanced_build = AdvancedBuild::Ok;
         let v = parsed(&alice);
         assert_eq!(v["score"], 40);
-        assert_eq!(v["max_score"], 30);
+        assert!(v.get("max_score").is_none());
         let tests = v["tests"].as_array().unwrap();
         assert_eq!(tests.len(), 4);
         assert_eq!(tests[3]["name"], "Step 09 (bonus): Deadline");
+        assert_eq!(
+            (&tests[3]["score"], &tests[3]["max_score"]),
+            (&10.into(), &0.into())
+        );
+        // The total is every test's score; the maximum only the core's.
+        let sum = |key: &str| tests.iter().map(|t| t[key].as_u64().unwrap()).sum::<u64>();
+        assert_eq!(v["score"], sum("score"));
+        assert_eq!(sum("max_score"), u64::from(alice.max_score));
         assert!(v["output"].as_str().unwrap().contains("+10"));
+
+        // Not passed: nothing on top, and still nothing towards the total.
+        alice.steps[3].status = StepStatus::Failed;
+        alice.steps[3].passed = false;
+        alice.steps[3].score = 0;
+        alice.bonus = 0;
+        let v = parsed(&alice);
+        assert_eq!(v["score"], 30);
+        assert_eq!(v["tests"][3]["max_score"], 0);
+        assert_eq!(v["tests"][3]["status"], "failed");
+    }
+
+    /// Gradescope's documented keys: the top level's and a test's.
+    const TOP: &[&str] = &[
+        "score",
+        "execution_time",
+        "output",
+        "output_format",
+        "test_output_format",
+        "test_name_format",
+        "visibility",
+        "stdout_visibility",
+        "extra_data",
+        "tests",
+        "leaderboard",
+    ];
+    const PER_TEST: &[&str] = &[
+        "score",
+        "max_score",
+        "status",
+        "name",
+        "name_format",
+        "number",
+        "output",
+        "output_format",
+        "tags",
+        "visibility",
+        "extra_data",
+    ];
+    /// The formats Gradescope renders.
+    const FORMATS: &[&str] = &["text", "html", "simple_format", "md", "ansi"];
+
+    #[test]
+    fn only_documented_keys_and_plain_text_outputs() {
+        let mut all = class().submissions;
+        all.push(long_submission());
+        for s in &all {
+            let v = parsed(s);
+            for key in v.as_object().unwrap().keys() {
+                assert!(TOP.contains(&key.as_str()), "undocumented top-level {key}");
+            }
+            for t in v["tests"].as_array().unwrap() {
+                for key in t.as_object().unwrap().keys() {
+                    assert!(PER_TEST.contains(&key.as_str()), "undocumented {key}");
+                }
+                assert!(["passed", "failed"].contains(&t["status"].as_str().unwrap()));
+            }
+            for key in ["output_format", "test_output_format", "test_name_format"] {
+                assert_eq!(v[key], "text", "{key}");
+                assert!(FORMATS.contains(&v[key].as_str().unwrap()));
+            }
+        }
+        // Plain text: the compiler's words and the learner's arrive as they are.
+        let carol = parsed(&class().submissions[2]);
+        assert!(carol["output"].as_str().unwrap().contains(COMPILER_ERRORS));
+        assert!(COMPILER_ERRORS.contains('<') && COMPILER_ERRORS.contains('&'));
+        let bob = parsed(&class().submissions[1]);
+        assert!(bob["tests"][1]["output"].as_str().unwrap().contains(NASTY));
     }
 
     #[test]
@@ -227,8 +316,6 @@ mod tests {
             let s = &s.attempted();
             assert!(v["score"].is_number());
             assert_eq!(v["score"], s.score);
-            assert!(v["max_score"].is_number());
-            assert_eq!(v["max_score"], s.max_score);
             assert!(v["execution_time"].is_number());
             assert_eq!(v["execution_time"].as_f64(), Some(s.seconds));
             assert!(v["output"].as_str().unwrap().contains(SEED));
@@ -250,6 +337,8 @@ mod tests {
                 total += t["score"].as_u64().unwrap();
             }
             assert_eq!(total, u64::from(s.score));
+            let most: u64 = tests.iter().map(|t| t["max_score"].as_u64().unwrap()).sum();
+            assert_eq!(most, u64::from(s.max_score));
         }
     }
 

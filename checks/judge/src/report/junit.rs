@@ -12,6 +12,15 @@
 //! clauses still gets one `testcase`, named after the step and carrying the
 //! step's status, so a broken step can never look green.
 //!
+//! Every `testcase` has the `time` Maven Surefire's schema requires: the
+//! clause's measured seconds; every `testsuite` the step's, and
+//! `testsuites` the submission's. Times have three decimals, which both
+//! Surefire (`xs:float`) and Jenkins' xunit schema (at most three decimals)
+//! accept. The document is valid against Jenkins' `junit-10.xsd`, and each
+//! `testsuite` in it, taken alone, against Surefire's
+//! `surefire-test-report.xsd` (which declares no `testsuites`): the tests
+//! below check the rules of both schemas.
+//!
 //! Text is escaped for XML 1.0: `& < > " '` always; tab, newline and carriage
 //! return as character references inside attributes (and carriage return in
 //! text too, so parsers keep it); characters XML 1.0 forbids (C0 controls
@@ -33,6 +42,8 @@ struct Problem {
 struct Case {
     name: String,
     problem: Option<Problem>,
+    /// Seconds.
+    time: f64,
 }
 
 /// The JUnit XML document for one submission.
@@ -55,8 +66,9 @@ pub fn junit_xml(s: &SubmissionReport, seed: &str) -> String {
         let _ = writeln!(
             out,
             "  <testsuite name=\"{}\" tests=\"{tests}\" failures=\"{failures}\" \
-             errors=\"{errors}\" skipped=\"0\" time=\"0\">",
-            attr(&format!("{} {}", step.step, step.function))
+             errors=\"{errors}\" skipped=\"0\" time=\"{}\">",
+            attr(&format!("{} {}", step.step, step.function)),
+            time(step.seconds)
         );
         out.push_str("    <properties>\n");
         let _ = writeln!(
@@ -73,19 +85,25 @@ pub fn junit_xml(s: &SubmissionReport, seed: &str) -> String {
         let classname = attr(&format!("retry-lab.{}", step.step));
         for case in cases {
             let open = format!(
-                "    <testcase classname=\"{classname}\" name=\"{}\"",
-                attr(&case.name)
+                "    <testcase classname=\"{classname}\" name=\"{}\" time=\"{}\"",
+                attr(&case.name),
+                time(case.time)
             );
             match &case.problem {
                 None => {
                     let _ = writeln!(out, "{open}/>");
                 }
                 Some(p) => {
+                    // Surefire's `skipped` has a message and no type.
+                    let kind = if p.element == "skipped" {
+                        String::new()
+                    } else {
+                        format!(" type=\"{}\"", p.kind)
+                    };
                     let _ = writeln!(
                         out,
-                        "{open}>\n      <{el} message=\"{}\" type=\"{}\">{}</{el}>\n    </testcase>",
+                        "{open}>\n      <{el} message=\"{}\"{kind}>{}</{el}>\n    </testcase>",
                         attr(&p.message),
-                        p.kind,
                         text(&p.body),
                         el = p.element,
                     );
@@ -119,6 +137,7 @@ fn cases(step: &StepReport, s: &SubmissionReport) -> Vec<Case> {
         return vec![Case {
             name: format!("{} {}", step.step, step.function),
             problem: problem(status, None, step, s),
+            time: step.seconds,
         }];
     }
     step.clauses
@@ -126,6 +145,7 @@ fn cases(step: &StepReport, s: &SubmissionReport) -> Vec<Case> {
         .map(|c| Case {
             name: c.name.clone(),
             problem: problem(c.status, c.message.as_deref(), step, s),
+            time: c.seconds,
         })
         .collect()
 }
@@ -188,13 +208,10 @@ fn problem(
     }
 }
 
-/// Seconds with millisecond precision; "0" when unknown.
+/// Seconds with three decimals ("0.000" when unknown): an `xs:float` for
+/// Surefire, and no more decimals than Jenkins' xunit schema allows.
 fn time(seconds: f64) -> String {
-    if seconds.is_finite() && seconds > 0.0 {
-        format!("{seconds:.3}")
-    } else {
-        "0".to_string()
-    }
+    format!("{:.3}", super::milliseconds(seconds))
 }
 
 /// Whether XML 1.0 allows `c` at all.
@@ -410,6 +427,292 @@ mod tests {
         root.ok_or("no root element".into())
     }
 
+    /// How an attribute's value is typed in a schema.
+    #[derive(Clone, Copy)]
+    enum Ty {
+        Text,
+        /// `xs:float`.
+        Float,
+        /// Jenkins' `SUREFIRE_TIME`: digits, then at most three decimals.
+        Time,
+    }
+
+    const MANY: usize = usize::MAX;
+
+    /// One element's rules in a schema.
+    struct Rule {
+        name: &'static str,
+        /// (attribute, type, required); no other attribute is allowed.
+        attrs: &'static [(&'static str, Ty, bool)],
+        /// The child elements allowed, each with its most occurrences.
+        children: &'static [(&'static str, usize)],
+        /// The children form a sequence in this order (else a choice,
+        /// repeated at will).
+        ordered: bool,
+        /// Text allowed besides whitespace.
+        text: bool,
+    }
+
+    const fn leaf(name: &'static str, attrs: &'static [(&'static str, Ty, bool)]) -> Rule {
+        Rule {
+            name,
+            attrs,
+            children: &[],
+            ordered: true,
+            text: true,
+        }
+    }
+
+    const PROPERTIES: Rule = Rule {
+        name: "properties",
+        attrs: &[],
+        children: &[("property", MANY)],
+        ordered: true,
+        text: false,
+    };
+
+    const PROPERTY: Rule = Rule {
+        name: "property",
+        attrs: &[("name", Ty::Text, true), ("value", Ty::Text, true)],
+        children: &[],
+        ordered: true,
+        text: false,
+    };
+
+    /// Jenkins xunit-plugin's `junit-10.xsd` (the elements this kit can write).
+    const JENKINS: &[Rule] = &[
+        Rule {
+            name: "testsuites",
+            attrs: &[
+                ("name", Ty::Text, false),
+                ("time", Ty::Time, false),
+                ("tests", Ty::Text, false),
+                ("failures", Ty::Text, false),
+                ("errors", Ty::Text, false),
+            ],
+            children: &[("testsuite", MANY)],
+            ordered: true,
+            text: false,
+        },
+        Rule {
+            name: "testsuite",
+            attrs: &[
+                ("name", Ty::Text, true),
+                ("tests", Ty::Text, true),
+                ("failures", Ty::Text, true),
+                ("errors", Ty::Text, true),
+                ("group", Ty::Text, false),
+                ("time", Ty::Time, false),
+                ("skipped", Ty::Text, false),
+                ("timestamp", Ty::Text, false),
+                ("hostname", Ty::Text, false),
+                ("id", Ty::Text, false),
+                ("package", Ty::Text, false),
+                ("file", Ty::Text, false),
+                ("log", Ty::Text, false),
+                ("url", Ty::Text, false),
+                ("version", Ty::Text, false),
+            ],
+            children: &[
+                ("testsuite", MANY),
+                ("properties", MANY),
+                ("testcase", MANY),
+                ("system-out", MANY),
+                ("system-err", MANY),
+            ],
+            ordered: false,
+            text: false,
+        },
+        PROPERTIES,
+        PROPERTY,
+        Rule {
+            name: "testcase",
+            attrs: &[
+                ("name", Ty::Text, true),
+                ("time", Ty::Text, false),
+                ("classname", Ty::Text, false),
+                ("group", Ty::Text, false),
+            ],
+            children: &[
+                ("skipped", MANY),
+                ("error", MANY),
+                ("failure", MANY),
+                ("system-out", MANY),
+                ("system-err", MANY),
+            ],
+            ordered: false,
+            text: false,
+        },
+        leaf(
+            "failure",
+            &[("type", Ty::Text, false), ("message", Ty::Text, false)],
+        ),
+        leaf(
+            "error",
+            &[("type", Ty::Text, false), ("message", Ty::Text, false)],
+        ),
+        leaf(
+            "skipped",
+            &[("type", Ty::Text, false), ("message", Ty::Text, false)],
+        ),
+        leaf("system-out", &[]),
+        leaf("system-err", &[]),
+    ];
+
+    /// Maven Surefire's `surefire-test-report.xsd` (3.0.2), whose root is
+    /// one `testsuite` (the elements this kit can write).
+    const SUREFIRE: &[Rule] = &[
+        Rule {
+            name: "testsuite",
+            attrs: &[
+                ("version", Ty::Text, false),
+                ("name", Ty::Text, true),
+                ("time", Ty::Float, false),
+                ("tests", Ty::Text, true),
+                ("errors", Ty::Text, true),
+                ("skipped", Ty::Text, true),
+                ("failures", Ty::Text, true),
+                ("flakes", Ty::Text, false),
+                ("group", Ty::Text, false),
+            ],
+            children: &[("properties", 1), ("testcase", MANY)],
+            ordered: true,
+            text: false,
+        },
+        PROPERTIES,
+        PROPERTY,
+        Rule {
+            name: "testcase",
+            attrs: &[
+                ("name", Ty::Text, true),
+                ("classname", Ty::Text, false),
+                ("group", Ty::Text, false),
+                ("time", Ty::Float, true),
+            ],
+            children: &[
+                ("failure", MANY),
+                ("skipped", 1),
+                ("error", 1),
+                ("system-out", 1),
+                ("system-err", 1),
+            ],
+            ordered: true,
+            text: false,
+        },
+        leaf(
+            "failure",
+            &[("message", Ty::Text, false), ("type", Ty::Text, false)],
+        ),
+        leaf("skipped", &[("message", Ty::Text, false)]),
+        leaf(
+            "error",
+            &[("message", Ty::Text, false), ("type", Ty::Text, false)],
+        ),
+        leaf("system-out", &[]),
+        leaf("system-err", &[]),
+    ];
+
+    fn digits(s: &str) -> bool {
+        s.bytes().all(|b| b.is_ascii_digit())
+    }
+
+    /// `xs:float`'s lexical space.
+    fn is_float(v: &str) -> bool {
+        if matches!(v, "INF" | "-INF" | "+INF" | "NaN") {
+            return true;
+        }
+        let v = v.strip_prefix(['+', '-']).unwrap_or(v);
+        let (mantissa, exponent) = match v.split_once(['e', 'E']) {
+            Some((m, e)) => (m, Some(e.strip_prefix(['+', '-']).unwrap_or(e))),
+            None => (v, None),
+        };
+        let (whole, fraction) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+        exponent.is_none_or(|e| !e.is_empty() && digits(e))
+            && digits(whole)
+            && digits(fraction)
+            && !(whole.is_empty() && fraction.is_empty())
+    }
+
+    /// Jenkins' `SUREFIRE_TIME` as this kit writes it (no thousands commas).
+    fn is_jenkins_time(v: &str) -> bool {
+        let (whole, fraction) = v.split_once('.').unwrap_or((v, ""));
+        digits(whole) && digits(fraction) && fraction.len() <= 3
+    }
+
+    /// Whether `node` and everything in it follow `schema`'s rules: only
+    /// declared elements and attributes, every required attribute, typed
+    /// values, children where and as often as allowed, text only where
+    /// allowed.
+    fn conforms(node: &Node, schema: &[Rule]) -> Result<(), String> {
+        let here = &node.name;
+        let rule = schema
+            .iter()
+            .find(|r| r.name == here)
+            .ok_or(format!("<{here}> is not declared"))?;
+        for (key, value) in &node.attrs {
+            let (_, ty, _) = rule
+                .attrs
+                .iter()
+                .find(|(k, ..)| k == key)
+                .ok_or(format!("<{here}> may not have {key}"))?;
+            let typed = match ty {
+                Ty::Text => true,
+                Ty::Float => is_float(value),
+                Ty::Time => is_jenkins_time(value),
+            };
+            if !typed {
+                return Err(format!("<{here} {key}={value:?}> has the wrong type"));
+            }
+        }
+        for (key, _, required) in rule.attrs {
+            if *required && !node.attrs.iter().any(|(k, _)| k == key) {
+                return Err(format!("<{here}> lacks the required {key}"));
+            }
+        }
+        if !rule.text && !node.text.trim().is_empty() {
+            return Err(format!("<{here}> may not hold text"));
+        }
+        let (mut at, mut count) = (0, 0);
+        for child in &node.children {
+            let name = child.name.as_str();
+            if rule.ordered {
+                if rule.children.get(at).is_some_and(|(n, _)| *n != name) {
+                    count = 0;
+                }
+                while rule.children.get(at).is_some_and(|(n, _)| *n != name) {
+                    at += 1;
+                }
+            } else {
+                at = rule
+                    .children
+                    .iter()
+                    .position(|(n, _)| *n == name)
+                    .unwrap_or(MANY);
+                count = 0;
+            }
+            let (_, most) = rule
+                .children
+                .get(at)
+                .ok_or(format!("<{name}> is not allowed there in <{here}>"))?;
+            count += 1;
+            if count > *most {
+                return Err(format!("too many <{name}> in <{here}>"));
+            }
+            conforms(child, schema)?;
+        }
+        Ok(())
+    }
+
+    /// The document against Jenkins' schema, each suite against Surefire's.
+    fn valid_for_both(xml: &str) -> Result<(), String> {
+        let root = parse(xml)?;
+        conforms(&root, JENKINS).map_err(|e| format!("Jenkins: {e}"))?;
+        for suite in root.kids("testsuite") {
+            conforms(suite, SUREFIRE).map_err(|e| format!("Surefire: {e}"))?;
+        }
+        Ok(())
+    }
+
     /// (tests, failures, errors) the model says `clauses` amount to.
     fn expected<'a>(clauses: impl Iterator<Item = &'a ClauseReport>) -> (usize, usize, usize) {
         let (mut tests, mut failures, mut errors) = (0, 0, 0);
@@ -493,7 +796,8 @@ mod tests {
                     format!("{} {}", step.step, step.function)
                 );
                 assert_eq!(counted(suite), expected(step.clauses.iter()));
-                assert_eq!((suite.attr("skipped"), suite.attr("time")), ("0", "0"));
+                assert_eq!(suite.attr("skipped"), "0");
+                assert_eq!(suite.attr("time"), format!("{:.3}", step.seconds));
                 let props = suite.kids("properties");
                 assert_eq!(props.len(), 1);
                 let seed = &props[0].kids("property")[0];
@@ -502,6 +806,7 @@ mod tests {
                 assert_eq!(cases.len(), step.clauses.len());
                 for (case, clause) in cases.iter().zip(&step.clauses) {
                     assert_eq!(case.attr("name"), clause.name);
+                    assert_eq!(case.attr("time"), format!("{:.3}", clause.seconds));
                     assert_eq!(case.attr("classname"), format!("retry-lab.{}", step.step));
                     let kinds: Vec<(&str, &str)> = case
                         .children
@@ -519,6 +824,93 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Every kind of test case the file can hold: the class, a long
+    /// message, a submission that needs review, and an advanced step kept.
+    fn every_kind() -> Vec<SubmissionReport> {
+        let mut all = class().submissions;
+        all.push(long_submission());
+        let mut review = all[2].clone();
+        review.build = Build::Error;
+        review.review = Some("the runner reported a fault of the kit".into());
+        all.push(review);
+        all
+    }
+
+    #[test]
+    fn every_suite_is_valid_for_jenkins_and_surefire() {
+        for s in every_kind() {
+            let xml = junit_xml(&s, SEED);
+            valid_for_both(&xml).unwrap_or_else(|e| panic!("{e} in\n{xml}"));
+        }
+        // A step not attempted is `skipped` when a report keeps it: that
+        // element, too, follows both schemas.
+        let alice = &class().submissions[0];
+        let mut kept = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n");
+        let step = &alice.steps[3];
+        for case in cases(step, alice) {
+            let p = case.problem.unwrap();
+            assert_eq!(p.element, "skipped");
+            let _ = writeln!(
+                kept,
+                "<testsuite name=\"x\" tests=\"1\" failures=\"0\" errors=\"0\" skipped=\"1\">\
+                 <testcase name=\"x\" time=\"{}\"><skipped message=\"{}\"/></testcase></testsuite>",
+                time(case.time),
+                attr(&p.message)
+            );
+        }
+        kept.push_str("</testsuites>\n");
+        valid_for_both(&kept).unwrap_or_else(|e| panic!("{e} in\n{kept}"));
+    }
+
+    #[test]
+    fn the_schema_checks_refuse_what_the_schemas_refuse() {
+        let ok = junit_xml(&class().submissions[1], SEED);
+        valid_for_both(&ok).unwrap();
+        let broken = [
+            // Surefire requires a time on every test case.
+            (" time=\"0.125\"/>", "/>"),
+            // Surefire's times are xs:float, Jenkins' at most three decimals.
+            ("time=\"0.125\"", "time=\"0,125\""),
+            ("time=\"2.250\"", "time=\"2.2500\""),
+            ("time=\"2.250\"", "time=\"2.25e0\""),
+            // Surefire's testsuite needs skipped; Jenkins' testsuites has none.
+            (" skipped=\"0\"", ""),
+            ("<testsuites ", "<testsuites skipped=\"0\" "),
+            // Attributes and elements neither schema declares.
+            ("<testcase ", "<testcase line=\"1\" "),
+            ("<properties>", "<properties><note/>"),
+            // Surefire: properties come first, once.
+            ("    <properties>", "    <properties/>\n    <properties>"),
+        ];
+        for (from, to) in broken {
+            assert!(ok.contains(from), "{from}");
+            let bad = ok.replacen(from, to, 1);
+            assert!(
+                valid_for_both(&bad).is_err(),
+                "accepted {to:?} for {from:?}"
+            );
+        }
+        assert!(is_float("0.000") && is_float("1.5E3") && is_float(".5") && is_float("INF"));
+        assert!(!is_float("") && !is_float("1,5") && !is_float("e3") && !is_float("0x1"));
+        assert!(is_jenkins_time("12.345") && is_jenkins_time("0") && !is_jenkins_time("1.2345"));
+    }
+
+    #[test]
+    fn times_are_the_measured_seconds_with_three_decimals() {
+        let mut bob = class().submissions[1].clone();
+        bob.steps[1].seconds = 0.1 + 0.2;
+        bob.steps[1].clauses[0].seconds = 1.0 / 3.0;
+        bob.steps[1].clauses[1].seconds = f64::NAN;
+        bob.seconds = 12.3456;
+        let root = parse(&junit_xml(&bob, SEED)).unwrap();
+        assert_eq!(root.attr("time"), "12.346");
+        let suite = root.kids("testsuite")[1];
+        assert_eq!(suite.attr("time"), "0.300");
+        let cases = suite.kids("testcase");
+        assert_eq!(cases[0].attr("time"), "0.333");
+        assert_eq!(cases[1].attr("time"), "0.000");
     }
 
     #[test]

@@ -144,6 +144,11 @@ pub struct StepReport {
     #[serde(default, skip_serializing_if = "is_false")]
     pub bonus: bool,
     pub clauses: Vec<ClauseReport>,
+    /// Wall time of running and judging the step, in seconds rounded to the
+    /// millisecond (0 for a step that could not run, and in reports written
+    /// before it was measured).
+    #[serde(default)]
+    pub seconds: f64,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -167,6 +172,72 @@ pub struct ClauseReport {
     /// Why it failed (input, expected, got), already capped.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
+    /// How its first shown failing input failed, when it failed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fault: Option<FaultKind>,
+    /// The Rust call that was checked, as the learner would write it: the
+    /// first shown failing input's, else the clause's first input's. `None`
+    /// when the clause did not run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub call: Option<String>,
+    /// What the learner's code printed (stdout, then stderr, at most 1 KiB
+    /// of each): during the first shown failing input, else during the
+    /// first input that printed anything.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub output: Option<String>,
+    /// Wall time of the clause's inputs, reruns and shrinking included, in
+    /// seconds rounded to the millisecond (0 when it did not run, and in
+    /// reports written before it was measured).
+    #[serde(default)]
+    pub seconds: f64,
+}
+
+/// How a failing input failed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FaultKind {
+    /// A value came back, and it is not the expected one.
+    Wrong,
+    /// `todo!()` was reached (in a clause where other inputs failed).
+    NotImplemented,
+    Panicked,
+    /// A scripted world stopped a call that kept going.
+    Runaway,
+    TimedOut,
+    /// The process died during the call (exit, signal, stack overflow).
+    Crashed,
+    /// The call printed past the output cap.
+    Flooded,
+    /// An outcome that does not belong to the call.
+    Forged,
+    /// Not run: the suite's time ran out first.
+    NotRun,
+}
+
+impl FaultKind {
+    /// A runtime error (the call did not finish with a value), as opposed
+    /// to a wrong answer or a stub.
+    pub fn is_runtime_error(self) -> bool {
+        match self {
+            FaultKind::Wrong | FaultKind::NotImplemented => false,
+            FaultKind::Panicked
+            | FaultKind::Runaway
+            | FaultKind::TimedOut
+            | FaultKind::Crashed
+            | FaultKind::Flooded
+            | FaultKind::Forged
+            | FaultKind::NotRun => true,
+        }
+    }
+}
+
+/// Seconds rounded to the millisecond; 0 when not a sensible duration.
+pub fn milliseconds(seconds: f64) -> f64 {
+    if seconds.is_finite() && seconds > 0.0 {
+        (seconds * 1000.0).round() / 1000.0
+    } else {
+        0.0
+    }
 }
 
 /// Cuts `text` to at most `cap` bytes on a char boundary, saying so.

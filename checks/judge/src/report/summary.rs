@@ -14,10 +14,13 @@
 //! summarising and when reading, since a float read back from JSON may be one
 //! unit off otherwise.
 //!
-//! The CSV uses `\n` line ends and RFC 4180 quoting. A name that starts like
-//! a spreadsheet formula (`=`, `+`, `-`, `@`, tab or carriage return) gets a
-//! leading `'`. Step columns are the first submission's steps; a submission
-//! lacking one of them has an empty cell there.
+//! The CSV follows RFC 4180: every record, the header's too, ends in CRLF;
+//! a field holding a comma, a double quote, a CR or an LF is put in double
+//! quotes, its double quotes doubled. A name that starts like a spreadsheet
+//! formula (`=`, `+`, `-`, `@`, tab or carriage return) gets a leading `'`
+//! first, so no spreadsheet evaluates it (the other fields are the kit's
+//! own words and numbers). Step columns are the first submission's steps; a
+//! submission lacking one of them has an empty cell there.
 
 use super::{AdvancedBuild, Build, ClassReport, StepStatus, GRADE_SCHEMA};
 use serde::{Deserialize, Serialize};
@@ -148,7 +151,7 @@ pub fn summary_csv(file: &SummaryFile) -> String {
     if bonus {
         out.push_str(",bonus");
     }
-    out.push('\n');
+    out.push_str(CRLF);
     for s in &file.submissions {
         out.push_str(&csv_cell(&csv_name(&s.name)));
         out.push_str(&format!(
@@ -172,10 +175,13 @@ pub fn summary_csv(file: &SummaryFile) -> String {
         if bonus {
             out.push_str(&format!(",{}", s.bonus));
         }
-        out.push('\n');
+        out.push_str(CRLF);
     }
     out
 }
+
+/// RFC 4180's line end.
+const CRLF: &str = "\r\n";
 
 /// `summary.md`: a table of submissions by step, a pass-count row, the seed.
 pub fn summary_md(file: &SummaryFile) -> String {
@@ -291,7 +297,7 @@ fn csv_name(name: &str) -> String {
     }
 }
 
-/// RFC 4180: quoted (quotes doubled) when holding a comma, quote or line end.
+/// RFC 4180: quoted (quotes doubled) when holding a comma, quote, CR or LF.
 fn csv_cell(text: &str) -> String {
     if text.contains([',', '"', '\n', '\r']) {
         format!("\"{}\"", text.replace('"', "\"\""))
@@ -396,7 +402,7 @@ mod tests {
         assert!(md.contains("| 30/30 +10 |") && md.contains(" – |"), "{md}");
         // Without attempts the columns are exactly the core ones.
         let plain = summary_csv(&summary_of(&class()));
-        assert!(plain.starts_with("name,build,score,max_score,01,02,03\n"));
+        assert!(plain.starts_with("name,build,score,max_score,01,02,03\r\n"));
     }
 
     #[test]
@@ -438,7 +444,83 @@ mod tests {
         assert_eq!(csv_cell(&csv_name("+1")), "'+1");
         assert_eq!(csv_cell(&csv_name("a=b")), "a=b");
         assert_eq!(csv_cell("two\nlines"), "\"two\nlines\"");
+        assert_eq!(csv_cell("cr\ronly"), "\"cr\ronly\"");
         assert_eq!(csv_cell("say \"hi\""), "\"say \"\"hi\"\"\"");
+        assert_eq!(csv_cell(&csv_name("\tx")), "'\tx");
+        assert_eq!(csv_cell(&csv_name("\rx")), "\"'\rx\"");
+        assert_eq!(csv_cell(&csv_name("-1,2")), "\"'-1,2\"");
+    }
+
+    /// Splits RFC 4180 text into records of fields, refusing anything else:
+    /// a bare CR or LF outside quotes, a quote inside an unquoted field,
+    /// text after a closing quote, a last record without its CRLF.
+    fn rfc4180(text: &str) -> Result<Vec<Vec<String>>, String> {
+        let (mut records, mut record, mut field) = (Vec::new(), Vec::new(), String::new());
+        let mut chars = text.chars().peekable();
+        let mut quoted = false;
+        let mut started = false;
+        while let Some(c) = chars.next() {
+            match (quoted, c) {
+                (true, '"') if chars.peek() == Some(&'"') => {
+                    chars.next();
+                    field.push('"');
+                }
+                (true, '"') => {
+                    quoted = false;
+                    if !matches!(chars.peek(), Some(',' | '\r') | None) {
+                        return Err(format!("text after a closing quote in {field:?}"));
+                    }
+                }
+                (true, c) => field.push(c),
+                (false, '"') if !started => quoted = true,
+                (false, '"') => return Err(format!("a quote inside {field:?}")),
+                (false, ',') => {
+                    record.push(std::mem::take(&mut field));
+                    started = false;
+                    continue;
+                }
+                (false, '\r') if chars.peek() == Some(&'\n') => {
+                    chars.next();
+                    record.push(std::mem::take(&mut field));
+                    records.push(std::mem::take(&mut record));
+                    started = false;
+                    continue;
+                }
+                (false, '\r' | '\n') => return Err("a bare line end".into()),
+                (false, c) => field.push(c),
+            }
+            started = true;
+        }
+        if quoted || started || !record.is_empty() {
+            return Err("the last record does not end in CRLF".into());
+        }
+        Ok(records)
+    }
+
+    #[test]
+    fn csv_is_rfc_4180_with_crlf_line_ends() {
+        let mut c = class();
+        c.submissions[2].name = "=carol\r\n\"2\",\n@3".to_string();
+        let csv = summary_csv(&summary_of(&c));
+        assert!(csv.ends_with("\r\n"));
+        // Four records, and one CRLF inside the quoted name.
+        assert_eq!(csv.matches("\r\n").count(), 5, "{csv:?}");
+        let records = rfc4180(&csv).unwrap_or_else(|e| panic!("{e} in {csv:?}"));
+        assert_eq!(records.len(), 4);
+        assert!(records.iter().all(|r| r.len() == 7), "{records:?}");
+        let names: Vec<&str> = records.iter().map(|r| r[0].as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "name",
+                "alice",
+                "'-bob, \"the\" | 2nd",
+                "'=carol\r\n\"2\",\n@3"
+            ]
+        );
+        for bad in ["a\nb\r\n", "a\"b\r\n", "\"a\"b\r\n", "a,b", "a\rb\r\n"] {
+            assert!(rfc4180(bad).is_err(), "accepted {bad:?}");
+        }
     }
 
     #[test]
@@ -466,7 +548,7 @@ mod tests {
         let mut c = class();
         c.submissions.clear();
         let file = summary_of(&c);
-        assert_eq!(summary_csv(&file), "name,build,score,max_score\n");
+        assert_eq!(summary_csv(&file), "name,build,score,max_score\r\n");
         assert!(
             summary_md(&file).starts_with("| Submission | Build | Score |\n| --- | --- | ---: |\n")
         );

@@ -17,8 +17,8 @@
 //! compiles, because `include_str!` reads it at compile time.
 
 use crate::report::{
-    capped, AdvancedBuild, Build, ClassReport, ClauseReport, ClauseStatus, StepReport, StepStatus,
-    SubmissionReport, GRADE_SCHEMA, MESSAGE_CAP,
+    capped, AdvancedBuild, Build, ClassReport, ClauseReport, ClauseStatus, FaultKind, StepReport,
+    StepStatus, SubmissionReport, GRADE_SCHEMA, MESSAGE_CAP,
 };
 use std::path::Path;
 
@@ -33,9 +33,25 @@ pub const NASTY: &str =
 /// What `carol` (who does not compile) gets from the compiler.
 pub const COMPILER_ERRORS: &str = "error[E0308]: mismatched types\n  --> src/lib.rs:12:5\n   |\n12 |     a < b && \"c\"\n   |     ^^^^^^^^^^^^^ expected `bool`, found `&str`";
 
+/// What `BOB`'s code printed during the input it failed: markup and a
+/// formula-like line, which no format may take for its own.
+pub const PRINTED: &str =
+    "debug: <b>Result<f64, InvalidArgument></b> & \"quoted\"\n=cmd|' /C calc'!A0";
+
 /// The name of the submission with a failed clause: it starts like a
 /// spreadsheet formula and holds a comma, quotes and a Markdown pipe.
 pub const BOB: &str = "-bob, \"the\" | 2nd";
+
+/// Each clause's first input, as the learner would write the call.
+const CALLS: [[&str; 2]; 4] = [
+    ["retryable(503)", "retryable(400)"],
+    [
+        "replay_safe(\"GET\", None)",
+        "replay_safe(\"POST\", Some(\"k\"))",
+    ],
+    ["remaining(10.0, 4.0)", "remaining(10.0, 11.0)"],
+    ["Deadline::new(5.0, ..)", "Deadline::left()"],
+];
 
 const STEPS: [(&str, &str, [&str; 2]); 4] = [
     ("01", "retryable", ["accepts 503", "refuses 400"]),
@@ -57,6 +73,7 @@ fn step(
 ) -> StepReport {
     let (number, function, titles) = STEPS[index];
     let passed = status == StepStatus::Passed;
+    let ran = !matches!(status, StepStatus::NotBuilt | StepStatus::NotAttempted);
     StepReport {
         step: number.to_string(),
         function: function.to_string(),
@@ -68,13 +85,30 @@ fn step(
         clauses: clauses
             .iter()
             .zip(titles)
-            .map(|(&(status, message), title)| ClauseReport {
-                key: format!("{number}/{}", title.replace(' ', "-").to_lowercase()),
-                name: format!("{number} {function} :: {title}"),
-                status,
-                message: message.map(str::to_string),
+            .zip(CALLS[index])
+            .enumerate()
+            .map(|(i, ((&(status, message), title), call))| {
+                let failed = status == ClauseStatus::Failed;
+                ClauseReport {
+                    key: format!("{number}/{}", title.replace(' ', "-").to_lowercase()),
+                    name: format!("{number} {function} :: {title}"),
+                    status,
+                    message: message.map(str::to_string),
+                    fault: failed.then_some(FaultKind::Wrong),
+                    // A failing input's call is its message's first line.
+                    call: ran.then(|| {
+                        message
+                            .filter(|_| failed)
+                            .and_then(|m| m.lines().next())
+                            .unwrap_or(call)
+                            .to_string()
+                    }),
+                    output: failed.then(|| PRINTED.to_string()),
+                    seconds: if ran { [0.125, 0.25][i] } else { 0.0 },
+                }
             })
             .collect(),
+        seconds: if ran { 0.5 } else { 0.0 },
     }
 }
 
