@@ -283,14 +283,12 @@ mod landlock {
     }
 
     /// Read and execute: what `read` paths get.
-    pub fn read(_abi: i32) -> u64 {
-        EXECUTE | READ_FILE | READ_DIR
-    }
+    pub const READ: u64 = EXECUTE | READ_FILE | READ_DIR;
 
     /// Every filesystem right this ABI knows (as the kit handles them; a
     /// newer kernel's extra rights are left to it).
     pub fn all(abi: i32) -> u64 {
-        let mut all = read(abi) | WRITE_V1;
+        let mut all = READ | WRITE_V1;
         if abi >= 2 {
             all |= REFER;
         }
@@ -388,7 +386,7 @@ fn build_ruleset(policy: &Policy, abi: i32) -> io::Result<OwnedFd> {
     let mut read_paths: Vec<PathBuf> = SYSTEM_LIBS.iter().map(PathBuf::from).collect();
     read_paths.push("/etc/ld.so.cache".into());
     read_paths.extend(policy.read.iter().cloned());
-    beneath(&read_paths, read(abi))?;
+    beneath(&read_paths, READ)?;
     let mut write_paths = policy.write.clone();
     write_paths.push("/dev/null".into());
     beneath(&write_paths, all(abi))?;

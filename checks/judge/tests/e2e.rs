@@ -58,6 +58,25 @@ struct Run {
     stderr: String,
 }
 
+/// Waits for `child`, killed and the test failed if it outlives `limit`.
+fn wait_within(
+    child: &mut std::process::Child,
+    limit: Duration,
+    what: &str,
+) -> std::process::ExitStatus {
+    let start = Instant::now();
+    loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            return s;
+        }
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            panic!("{what} did not finish within {limit:?}");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
 /// Runs `bash <script> args…` in `dir`, killed if it outlives `limit`.
 fn run(dir: &Path, script: &str, args: &[&str], limit: Duration) -> Run {
     run_env(dir, script, args, limit, &[])
@@ -80,17 +99,7 @@ fn run_env(dir: &Path, script: &str, args: &[&str], limit: Duration, env: &[(&st
         .stderr(std::fs::File::create(&e).unwrap())
         .spawn()
         .unwrap();
-    let start = Instant::now();
-    let status = loop {
-        if let Some(s) = child.try_wait().unwrap() {
-            break s;
-        }
-        if start.elapsed() > limit {
-            let _ = child.kill();
-            panic!("bash {script} {args:?} did not finish within {limit:?}");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    };
+    let status = wait_within(&mut child, limit, &format!("bash {script} {args:?}"));
     let read = |p: &Path| {
         let mut s = String::new();
         std::fs::File::open(p)
@@ -1475,17 +1484,7 @@ fn watch_takes_single_keys_on_a_terminal_and_gives_the_terminal_back() {
             // replaced itself with the judge).
             unsafe { libc::kill(child.id() as i32, libc::SIGTERM) };
         }
-        let start = Instant::now();
-        let status = loop {
-            if let Some(s) = child.try_wait().unwrap() {
-                break s;
-            }
-            if start.elapsed() > QUICK {
-                let _ = child.kill();
-                panic!("{stop}: watch did not stop");
-            }
-            std::thread::sleep(Duration::from_millis(20));
-        };
+        let status = wait_within(&mut child, QUICK, &format!("{stop}: watch"));
         if stop == "q" {
             assert_eq!(status.code(), Some(0), "{stop}");
         } else {
