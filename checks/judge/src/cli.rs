@@ -45,6 +45,10 @@ pub enum Command {
     Grade(crate::grade::GradeArgs),
     Bench(crate::bench::BenchArgs),
     Handout(PathBuf),
+    /// `gradescope OUT.zip`: the Gradescope autograder package.
+    Gradescope(PathBuf),
+    /// `autograde [--root DIR]`: what the package's run_autograder runs.
+    Autograde(PathBuf),
     Selftest(SelftestArgs),
     Show(&'static str),
     Hint {
@@ -185,6 +189,23 @@ pub fn parse(args: &[String]) -> Result<Cli, String> {
         Some("handout") => match &rest[1..] {
             [dir] if !dir.starts_with('-') => Command::Handout(PathBuf::from(dir)),
             _ => return Err(tr("error.missing_value", &[("option", &"handout DIR")])),
+        },
+        Some("gradescope") => match &rest[1..] {
+            [zip] if !zip.starts_with('-') => Command::Gradescope(PathBuf::from(zip)),
+            _ => {
+                return Err(tr(
+                    "error.missing_value",
+                    &[("option", &"gradescope OUT.zip")],
+                ))
+            }
+        },
+        Some("autograde") => match &rest[1..] {
+            [] => Command::Autograde(PathBuf::from("/autograder")),
+            [opt, dir] if opt == "--root" => Command::Autograde(PathBuf::from(dir)),
+            [opt] if opt == "--root" => {
+                return Err(tr("error.missing_value", &[("option", &"--root")]))
+            }
+            [other, ..] => return Err(tr("error.unknown_option", &[("option", &other)])),
         },
         Some(other) => return Err(tr("error.unknown_command", &[("command", &other)])),
     };

@@ -45,6 +45,21 @@ pub fn handout_manifest(text: &str) -> String {
     )
 }
 
+/// Writes the handout into `dir` (which may not exist yet).
+pub fn write(root: &Path, dir: &Path) -> io::Result<()> {
+    std::fs::create_dir_all(dir)?;
+    crate::files::copy_tree(root, dir, &|rel| {
+        WITHHELD.iter().any(|w| rel == Path::new(w))
+    })?;
+    let manifest = std::fs::read_to_string(root.join("Cargo.toml"))?;
+    std::fs::write(dir.join("Cargo.toml"), handout_manifest(&manifest))?;
+    std::fs::copy(
+        root.join("fixtures/pristine/lib.rs"),
+        dir.join("student/src/lib.rs"),
+    )?;
+    Ok(())
+}
+
 pub fn run(root: &Path, dir: &Path) -> u8 {
     if dir.exists()
         && std::fs::read_dir(dir)
@@ -57,20 +72,7 @@ pub fn run(root: &Path, dir: &Path) -> u8 {
         );
         return status::USAGE;
     }
-    let result = (|| -> io::Result<()> {
-        std::fs::create_dir_all(dir)?;
-        crate::files::copy_tree(root, dir, &|rel| {
-            WITHHELD.iter().any(|w| rel == Path::new(w))
-        })?;
-        let manifest = std::fs::read_to_string(root.join("Cargo.toml"))?;
-        std::fs::write(dir.join("Cargo.toml"), handout_manifest(&manifest))?;
-        std::fs::copy(
-            root.join("fixtures/pristine/lib.rs"),
-            dir.join("student/src/lib.rs"),
-        )?;
-        Ok(())
-    })();
-    match result {
+    match write(root, dir) {
         Ok(()) => {
             println!("{}", tr("run.handout_written", &[("path", &dir.display())]));
             status::PASSED

@@ -13,6 +13,7 @@
 //! to [`run`]. The end-to-end and snapshot tests use the library directly.
 
 pub mod audit;
+pub mod autograder;
 pub mod bench;
 pub mod build;
 pub mod catalog;
@@ -108,6 +109,8 @@ pub fn run(args: &[String]) -> u8 {
         cli::Command::Selftest(args) => selftest::run(&root, &args),
         cli::Command::Grade(args) => grade::run(&root, &args),
         cli::Command::Handout(dir) => handout::run(&root, &dir),
+        cli::Command::Gradescope(zip) => autograder::package(&root, &zip),
+        cli::Command::Autograde(dir) => autograder::run(&root, &dir),
         cli::Command::Bench(args) => bench::run(&root, &args),
         cli::Command::Show(step) => learner::show(&root, step),
         cli::Command::Hint { step, all } => learner::hint(&root, step, all),

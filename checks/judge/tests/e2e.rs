@@ -1497,3 +1497,139 @@ fn watch_takes_single_keys_on_a_terminal_and_gives_the_terminal_back() {
         );
     }
 }
+
+/// Unpacks a zip as an independent reader would (Python's zipfile, which
+/// checks every CRC), keeping each file's Unix mode; returns the names.
+fn unzip(zip: &Path, into: &Path) -> Vec<String> {
+    let script = "import os, sys, zipfile\n\
+        z = zipfile.ZipFile(sys.argv[1])\n\
+        assert z.testzip() is None\n\
+        for i in z.infolist():\n\
+        \x20   p = z.extract(i, sys.argv[2])\n\
+        \x20   os.chmod(p, (i.external_attr >> 16) & 0o777)\n\
+        \x20   print(i.filename)\n";
+    let out = Command::new("python3")
+        .args(["-c", script])
+        .arg(zip)
+        .arg(into)
+        .output()
+        .expect("python3 is needed for this test");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(String::from)
+        .collect()
+}
+
+#[test]
+fn a_gradescope_package_grades_in_a_stand_in_autograder_tree() {
+    let (kit, _serial) = kit();
+    let dir = tempfile::tempdir().unwrap();
+    let zip = dir.path().join("autograder.zip");
+    let r = run(
+        kit.path(),
+        "lab.sh",
+        &["gradescope", &zip.display().to_string()],
+        QUICK,
+    );
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    // Gradescope unpacks the zip into /autograder/source.
+    let root = dir.path().join("autograder");
+    let names = unzip(&zip, &root.join("source"));
+    assert!(names.contains(&"setup.sh".to_string()) && names.contains(&"run_autograder".into()));
+    assert!(
+        !names
+            .iter()
+            .any(|n| n.contains("solutions") || n.contains("mutants")),
+        "reference answers in the package"
+    );
+    use std::os::unix::fs::PermissionsExt;
+    for script in ["setup.sh", "run_autograder", "kit/lab.sh"] {
+        let mode = std::fs::metadata(root.join("source").join(script))
+            .unwrap()
+            .permissions()
+            .mode();
+        assert_eq!(mode & 0o111, 0o111, "{script} is not executable");
+    }
+    let results = root.join("results/results.json");
+    let submission = root.join("submission");
+    let grade = |files: &[(&str, String)], env: &[(&str, &str)]| -> serde_json::Value {
+        let _ = std::fs::remove_dir_all(&submission);
+        for (name, text) in files {
+            let path = submission.join(name);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, text).unwrap();
+        }
+        let autograder_root = root.display().to_string();
+        let mut env = env.to_vec();
+        env.push(("AUTOGRADER_ROOT", &autograder_root));
+        let r = run_env(&root, "source/run_autograder", &[], BUILD, &env);
+        assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+        json(&results)
+    };
+    let reference = std::fs::read_to_string(kit.path().join("solutions/src/lib.rs")).unwrap();
+
+    // A lib.rs uploaded on its own, in a container without Landlock: full
+    // marks, and the results say the container is the boundary.
+    let v = grade(
+        &[("lib.rs", reference.clone())],
+        &[("LAB_PRETEND_LANDLOCK_ABI", "0")],
+    );
+    let tests = v["tests"].as_array().unwrap();
+    let most: u64 = tests.iter().map(|t| t["max_score"].as_u64().unwrap()).sum();
+    assert!(most > 0 && v["score"].as_u64() == Some(most), "{v:#}");
+    assert!(tests.iter().all(|t| t["status"] == "passed"), "{v:#}");
+    let output = v["output"].as_str().unwrap();
+    assert!(
+        output.starts_with("Note:") && output.contains("the container itself is the boundary"),
+        "{output}"
+    );
+
+    // A repository that does not compile: no points, the compiler's words.
+    let broken = reference.replace(
+        "pub fn retryable(status: u16) -> bool {",
+        "pub fn retryable(status: u16) -> bool { let x: u8 = \"no\";",
+    );
+    let v = grade(&[("student/src/lib.rs", broken)], &[]);
+    assert_eq!(v["score"], 0, "{v:#}");
+    let output = v["output"].as_str().unwrap();
+    assert!(
+        output.contains("does not compile") && output.contains("mismatched types"),
+        "{output}"
+    );
+    assert!(
+        !output.contains("Note:"),
+        "Landlock is whole here: {output}"
+    );
+
+    // A hostile submission forges a perfect result and leaves a child
+    // behind: the kit's result replaces the forgery, step 01 fails.
+    let forged = results.display().to_string();
+    let body = format!(
+        "let _ = std::fs::write({forged:?}, \"{{\\\"score\\\": 100}}\"); \
+         let _ = std::process::Command::new(\"sleep\").arg(\"613\").spawn(); return false;"
+    );
+    let needle = "pub fn retryable(status: u16) -> bool {\n";
+    let hostile = reference.replace(
+        needle,
+        &format!("{needle}    if status == 503 {{ {body} }}\n"),
+    );
+    assert_ne!(hostile, reference);
+    let started = Instant::now();
+    let v = grade(&[("src/lib.rs", hostile)], &[]);
+    assert!(started.elapsed() < BUILD);
+    assert!(v["score"].as_u64().unwrap() < most, "{v:#}");
+    assert_eq!(v["tests"][0]["status"], "failed", "{v:#}");
+    assert!(v["tests"].as_array().unwrap().len() >= 8, "{v:#}");
+    let left: Vec<_> = std::fs::read_dir("/proc")
+        .unwrap()
+        .flatten()
+        .filter(|p| std::fs::read(p.path().join("cmdline")).is_ok_and(|c| c == b"sleep\x00613\x00"))
+        .collect();
+    assert!(left.is_empty(), "the submission's child outlived its run");
+}
