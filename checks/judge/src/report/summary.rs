@@ -125,11 +125,11 @@ pub fn summary_json_from(file: &SummaryFile) -> String {
 /// Reads what `summary_json` wrote.
 pub fn read_summary(text: &str) -> Result<SummaryFile, String> {
     let mut file: SummaryFile =
-        serde_json::from_str(text).map_err(|e| format!("not a summary.json: {e}"))?;
+        serde_json::from_str(text).map_err(|e| tr("error.not_a_summary", &[("why", &e)]))?;
     if file.schema != GRADE_SCHEMA {
-        return Err(format!(
-            "summary.json has schema {:?}, expected {GRADE_SCHEMA:?}",
-            file.schema
+        return Err(tr(
+            "error.summary_schema",
+            &[("want", &GRADE_SCHEMA), ("got", &file.schema)],
         ));
     }
     for s in &mut file.submissions {
