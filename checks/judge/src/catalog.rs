@@ -1,6 +1,6 @@
-//! Every word a learner reads, in English and Simplified Chinese, from
-//! fixtures/i18n (embedded at build time). The language comes from --lang,
-//! then LAB_LANG, then LANG; English otherwise.
+//! Every word a learner (or an instructor) reads, in English and Simplified
+//! Chinese, from fixtures/i18n (embedded at build time). The language comes
+//! from --lang, then LAB_LANG, then LANG; English otherwise.
 
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
@@ -103,8 +103,14 @@ pub fn whole(lang: Lang, parts: &[&str]) -> BTreeMap<String, String> {
 /// and `{name?one|other}` replaced by `one` when the value is 1 and by
 /// `other` otherwise (English plurals; the Chinese catalog needs none).
 pub fn tr(key: &str, args: &[(&str, &dyn std::fmt::Display)]) -> String {
+    #[cfg(test)]
+    let scoped = SCOPED.with(|s| s.borrow().as_ref().and_then(|m| m.get(key).cloned()));
+    #[cfg(not(test))]
+    let scoped: Option<String> = None;
     let map = ACTIVE.get_or_init(|| parse(EN, &[]));
-    let mut text = map.get(key).cloned().unwrap_or_else(|| format!("[{key}]"));
+    let mut text = scoped
+        .or_else(|| map.get(key).cloned())
+        .unwrap_or_else(|| format!("[{key}]"));
     for (name, value) in args {
         let value = value.to_string();
         text = text.replace(&format!("{{{name}:?}}"), &format!("{value:?}"));
@@ -129,6 +135,29 @@ fn plural(text: &str, name: &str, one: bool) -> String {
     }
     out.push_str(rest);
     out
+}
+
+#[cfg(test)]
+thread_local! {
+    /// The catalog [`scoped`] lends this thread, over the process's own.
+    static SCOPED: std::cell::RefCell<Option<BTreeMap<String, String>>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// Runs `f` with `lang`'s main catalog on this thread only, then gives the
+/// thread back the process's catalog (even when `f` panics): a test can
+/// render in another language while the tests beside it keep English.
+#[cfg(test)]
+pub fn scoped<R>(lang: Lang, f: impl FnOnce() -> R) -> R {
+    struct Restore;
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            SCOPED.with(|s| s.borrow_mut().take());
+        }
+    }
+    SCOPED.with(|s| *s.borrow_mut() = Some(whole(lang, &[])));
+    let _restore = Restore;
+    f()
 }
 
 /// A message without arguments.

@@ -3,7 +3,7 @@
 //! joins the summaries of shards into one.
 
 use crate::build;
-use crate::catalog::tr;
+use crate::catalog::{t, tr};
 use crate::console;
 use crate::evaluate::{evaluate, StepResult};
 use crate::files::write_atomically;
@@ -61,7 +61,10 @@ pub fn weights(root: &Path) -> Result<BTreeMap<String, u32>, String> {
         serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
     for (step, weight) in given {
         let Some(key) = out.get_mut(&step) else {
-            return Err(format!("{}: unknown step {step:?}", path.display()));
+            return Err(tr(
+                "error.weights_unknown_step",
+                &[("path", &path.display()), ("step", &step)],
+            ));
         };
         *key = weight;
     }
@@ -439,37 +442,62 @@ fn write_summaries(out: &Path, summary: &report::summary::SummaryFile) -> std::i
     )
 }
 
-fn mark(s: StepStatus) -> &'static str {
-    match s {
-        StepStatus::Passed => "pass",
-        StepStatus::Failed => "FAIL",
-        StepStatus::NotStarted => "todo",
-        StepStatus::NotBuilt => "----",
-        StepStatus::NotAttempted => " n/a",
+/// Columns of a submission's name in a row, and of a step's mark.
+const NAME_COLUMNS: usize = 28;
+const MARK_COLUMNS: usize = 4;
+
+/// `text` and spaces up to `columns` terminal columns (wide characters
+/// take two), on the left or on the right.
+fn padded(text: &str, columns: usize, right: bool) -> String {
+    let gap = " ".repeat(columns.saturating_sub(crate::render::display_width(text)));
+    if right {
+        gap + text
+    } else {
+        format!("{text}{gap}")
     }
 }
 
-fn print_row(s: &SubmissionReport) {
-    let shown = s.attempted();
-    let steps: Vec<&str> = shown.steps.iter().map(|st| mark(st.status)).collect();
-    let build = match s.build {
-        Build::Ok => "built",
-        Build::Failed => "DOES NOT COMPILE",
-        Build::Error => "ERROR, NEEDS REVIEW",
+/// A step's mark in a row, right-aligned in its columns.
+fn mark(s: StepStatus) -> String {
+    let key = match s {
+        StepStatus::Passed => "grade.row.passed",
+        StepStatus::Failed => "grade.row.failed",
+        StepStatus::NotStarted => "grade.row.not_started",
+        StepStatus::NotBuilt => return "-".repeat(MARK_COLUMNS),
+        StepStatus::NotAttempted => "grade.row.not_attempted",
     };
+    padded(&t(key), MARK_COLUMNS, true)
+}
+
+/// The console's line for one graded submission.
+fn row(s: &SubmissionReport) -> String {
+    let shown = s.attempted();
+    let steps: Vec<String> = shown.steps.iter().map(|st| mark(st.status)).collect();
+    let build = t(match s.build {
+        Build::Ok => "grade.row.built",
+        Build::Failed => "grade.row.not_built",
+        Build::Error => "grade.row.needs_review",
+    });
     let bonus = match s.advanced_build {
         AdvancedBuild::Absent => String::new(),
-        AdvancedBuild::Ok => format!("  +{} bonus", s.bonus),
-        AdvancedBuild::Failed => "  advanced.rs DOES NOT COMPILE".to_string(),
+        AdvancedBuild::Ok => format!("  {}", tr("grade.row.bonus", &[("bonus", &s.bonus)])),
+        AdvancedBuild::Failed => format!("  {}", t("grade.row.advanced_not_built")),
     };
-    println!(
-        "{:<28} {:>3}/{:<3} {}  {build}{bonus}  ({:.1} s)",
-        s.name,
+    let seconds = tr(
+        "grade.row.seconds",
+        &[("secs", &format!("{:.1}", s.seconds))],
+    );
+    format!(
+        "{} {:>3}/{:<3} {}  {build}{bonus}  {seconds}",
+        padded(&s.name, NAME_COLUMNS, false),
         s.score,
         s.max_score,
         steps.join(" "),
-        s.seconds
-    );
+    )
+}
+
+fn print_row(s: &SubmissionReport) {
+    println!("{}", row(s));
 }
 
 /// Grades submissions in `jobs` parallel slots; `on_done` sees each report
@@ -545,8 +573,11 @@ pub fn run_with(root: &Path, args: &GradeArgs, strict: bool) -> u8 {
     }
     rerun += &format!(" --out {} SUBMISSION...", args.out.display());
     println!(
-        "grading {} submissions with seed {seed} — rerun exactly with: {rerun}",
-        mine.len()
+        "{}",
+        tr(
+            "grade.started",
+            &[("count", &mine.len()), ("seed", &seed), ("command", &rerun)]
+        )
     );
     let started = Instant::now();
     let seed_text = seed.to_string();
@@ -590,12 +621,21 @@ pub fn run_with(root: &Path, args: &GradeArgs, strict: bool) -> u8 {
         .filter(|s| s.score == s.max_score)
         .count();
     println!(
-        "graded {} submissions in {:.1} s ({full} with full marks); reports in {}",
-        class.submissions.len(),
-        started.elapsed().as_secs_f64(),
-        args.out.display()
+        "{}",
+        tr(
+            "grade.done",
+            &[
+                ("count", &class.submissions.len()),
+                ("secs", &format!("{:.1}", started.elapsed().as_secs_f64())),
+                ("full", &full),
+                ("out", &args.out.display()),
+            ]
+        )
     );
-    println!("grading seed {seed} — rerun exactly with: {rerun}");
+    println!(
+        "{}",
+        tr("grade.seed", &[("seed", &seed), ("command", &rerun)])
+    );
     review_status(&class.submissions)
 }
 
@@ -778,11 +818,16 @@ fn merge(args: &GradeArgs) -> u8 {
         return status::KIT_ERROR;
     }
     println!(
-        "merged {} submissions from {} of {} shards into {}",
-        merged.submissions.len(),
-        args.merge.len() - missing.len(),
-        args.merge.len(),
-        args.out.display()
+        "{}",
+        tr(
+            "grade.merged",
+            &[
+                ("count", &merged.submissions.len()),
+                ("found", &(args.merge.len() - missing.len())),
+                ("total", &args.merge.len()),
+                ("out", &args.out.display()),
+            ]
+        )
     );
     if missing.is_empty() {
         return status::PASSED;
@@ -804,6 +849,44 @@ fn merge(args: &GradeArgs) -> u8 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn rows_line_up_by_display_width() {
+        let alice = crate::report::kit::test_support::class().submissions[0].clone();
+        let mut wang = alice.clone();
+        wang.name = "王小明".into();
+        let (a, w) = (row(&alice), row(&wang));
+        assert!(
+            a.starts_with(&format!("alice{}  30/30 ", " ".repeat(23))),
+            "{a:?}"
+        );
+        assert!(
+            w.starts_with(&format!("王小明{}  30/30 ", " ".repeat(22))),
+            "{w:?}"
+        );
+        // Past the name, both rows are the same, column for column.
+        let width = |r: &str, at: &str| crate::render::display_width(&r[..r.find(at).unwrap()]);
+        assert_eq!(width(&a, "30/30"), width(&w, "30/30"));
+        assert_eq!(a[a.find("30/30").unwrap()..], w[w.find("30/30").unwrap()..]);
+        // A name wider than its column is shown whole.
+        let mut long = alice.clone();
+        long.name = "名".repeat(15);
+        assert!(row(&long).starts_with(&format!("{}  30/30", long.name)));
+        // The English row reads as it always has.
+        assert_eq!(
+            a,
+            format!(
+                "alice{}  30/30  pass pass pass  built  (1.5 s)",
+                " ".repeat(23)
+            )
+        );
+        let mut bob = crate::report::kit::test_support::class().submissions[1].clone();
+        bob.advanced_build = AdvancedBuild::Ok;
+        bob.bonus = 2;
+        assert!(row(&bob).ends_with(" 10/30  pass FAIL todo  built  +2 bonus  (2.2 s)"));
+        assert_eq!(padded("n/a", 4, true), " n/a");
+        assert_eq!(padded("未试", 4, true), "未试");
+    }
 
     fn subs(names: &[&str]) -> Vec<Submission> {
         names

@@ -23,7 +23,7 @@
 //!   `report.output_cut`).
 
 use super::{capped, Build, ClauseReport, ClauseStatus, StepReport, SubmissionReport, MESSAGE_CAP};
-use crate::catalog::tr;
+use crate::catalog::{t, tr};
 use serde::Serialize;
 
 #[derive(Serialize)]
@@ -57,9 +57,9 @@ pub fn results_json(s: &SubmissionReport) -> String {
             version: 3,
             status: "error",
             message: Some(capped(
-                s.build_errors
-                    .as_deref()
-                    .unwrap_or("the submission does not compile"),
+                &s.build_errors
+                    .clone()
+                    .unwrap_or_else(|| t("report.submission_does_not_compile")),
                 MESSAGE_CAP,
             )),
             tests: Vec::new(),
@@ -68,9 +68,14 @@ pub fn results_json(s: &SubmissionReport) -> String {
             version: 3,
             status: "error",
             message: Some(capped(
-                &format!(
-                    "error, needs review: {}",
-                    s.review.as_deref().unwrap_or("grading could not finish")
+                &tr(
+                    "report.exercism.needs_review",
+                    &[(
+                        "reason",
+                        &s.review
+                            .clone()
+                            .unwrap_or_else(|| t("report.exercism.could_not_finish")),
+                    )],
                 ),
                 MESSAGE_CAP,
             )),
@@ -114,7 +119,8 @@ fn tests(step: &StepReport) -> Vec<Test> {
 }
 
 fn test(c: &ClauseReport, step: &StepReport, task_id: Option<u32>) -> Test {
-    let message = c.message.as_deref();
+    let message =
+        |otherwise: &dyn Fn() -> String| Some(c.message.clone().unwrap_or_else(otherwise));
     let (status, message) = match c.status {
         ClauseStatus::Passed => ("pass", None),
         ClauseStatus::Failed => (
@@ -123,25 +129,19 @@ fn test(c: &ClauseReport, step: &StepReport, task_id: Option<u32>) -> Test {
             } else {
                 "fail"
             },
-            Some(message.unwrap_or("failed").to_string()),
+            message(&|| t("report.failed")),
         ),
         ClauseStatus::NotImplemented => (
             "fail",
-            Some(message.map(str::to_string).unwrap_or_else(|| {
-                format!(
-                    "Not implemented yet: `{}` still reaches todo!(). Fill it in to pass this test.",
-                    step.function
+            message(&|| {
+                tr(
+                    "report.exercism.not_started",
+                    &[("function", &step.function)],
                 )
-            })),
+            }),
         ),
-        ClauseStatus::NotAttempted => (
-            "error",
-            Some("not attempted (advanced bonus step)".to_string()),
-        ),
-        ClauseStatus::NotBuilt => (
-            "error",
-            Some(message.unwrap_or("does not compile").to_string()),
-        ),
+        ClauseStatus::NotAttempted => ("error", Some(t("report.not_attempted"))),
+        ClauseStatus::NotBuilt => ("error", message(&|| t("report.does_not_compile"))),
     };
     Test {
         name: c.name.clone(),
@@ -174,6 +174,7 @@ mod tests {
     };
     use super::super::{FaultKind, StepStatus};
     use super::*;
+    use crate::catalog::Lang;
     use serde_json::Value;
 
     fn parsed(s: &SubmissionReport) -> Value {
@@ -311,6 +312,27 @@ mod tests {
             // A test's error is not the run's: the tests did run.
             assert_eq!(v["status"], "fail");
         }
+    }
+
+    #[test]
+    fn messages_follow_the_chosen_language() {
+        let c = class();
+        let (bob, carol) = crate::catalog::scoped(Lang::Zh, || {
+            let mut carol = c.submissions[2].clone();
+            carol.build_errors = None;
+            (parsed(&c.submissions[1]), parsed(&carol))
+        });
+        let tests = bob["tests"].as_array().unwrap();
+        assert_eq!(
+            tests[4]["message"],
+            "尚未实现：`remaining` 仍然执行到 todo!()。完成它才能通过这项测试。"
+        );
+        assert_eq!(tests[3]["message"], NASTY);
+        assert_eq!(carol["message"], "提交无法编译");
+        // The language was lent to those renders only.
+        let mut carol = c.submissions[2].clone();
+        carol.build_errors = None;
+        assert_eq!(parsed(&carol)["message"], "the submission does not compile");
     }
 
     #[test]

@@ -23,6 +23,7 @@ use super::{
     capped, AdvancedBuild, Build, ClauseStatus, StepReport, StepStatus, SubmissionReport,
     MESSAGE_CAP,
 };
+use crate::catalog::{t, tr};
 use serde::Serialize;
 
 /// How every output and name is shown: as plain text.
@@ -70,11 +71,14 @@ pub fn results_json(s: &SubmissionReport, seed: &str) -> String {
             .steps
             .iter()
             .map(|step| Test {
-                name: if step.bonus {
-                    format!("Step {} (bonus): {}", step.step, step.function)
-                } else {
-                    format!("Step {}: {}", step.step, step.function)
-                },
+                name: tr(
+                    if step.bonus {
+                        "report.gradescope.bonus_step_name"
+                    } else {
+                        "report.gradescope.step_name"
+                    },
+                    &[("step", &step.step), ("function", &step.function)],
+                ),
                 number: step.step.clone(),
                 score: step.score,
                 // Extra credit: worth nothing towards the total.
@@ -91,44 +95,48 @@ pub fn results_json(s: &SubmissionReport, seed: &str) -> String {
 }
 
 fn overview(s: &SubmissionReport, seed: &str) -> String {
-    let mut text =
-        format!("retry-lab, seed {seed} (reproduce with: ./lab.sh check --seed {seed})\n");
+    let mut text = tr("report.gradescope.seed", &[("seed", &seed)]) + "\n";
+    let recorded =
+        |what: &Option<String>| what.clone().unwrap_or_else(|| t("report.none_recorded"));
     match s.build {
         Build::Ok => {
             let passed = s.steps.iter().filter(|step| step.passed).count();
-            text += &format!(
-                "Score {}/{}: {passed} of {} steps pass.",
-                s.score,
-                s.max_score,
-                s.steps.len()
+            text += &tr(
+                "report.gradescope.score",
+                &[
+                    ("score", &s.score),
+                    ("max", &s.max_score),
+                    ("passed", &passed),
+                    ("steps", &s.steps.len()),
+                ],
             );
             match s.advanced_build {
                 AdvancedBuild::Absent => {}
                 AdvancedBuild::Ok => {
-                    text += &format!(" Bonus from the advanced steps: +{}.", s.bonus)
+                    text += &tr("report.gradescope.bonus", &[("bonus", &s.bonus)]);
                 }
                 AdvancedBuild::Failed => {
-                    text += &format!(
-                        " The advanced file (advanced.rs) does not compile, so steps {} \
-                         were not checked. The compiler's first errors:\n",
-                        crate::suites::range(crate::suites::Track::Advanced).replace('–', "-")
+                    let steps =
+                        crate::suites::range(crate::suites::Track::Advanced).replace('–', "-");
+                    text += &tr(
+                        "report.gradescope.advanced_build_failed",
+                        &[("steps", &steps)],
                     );
-                    text += s
-                        .advanced_build_errors
-                        .as_deref()
-                        .unwrap_or("(none recorded)");
+                    text += "\n";
+                    text += &recorded(&s.advanced_build_errors);
                 }
             }
         }
         Build::Failed => {
-            text += "The submission does not compile, so no step could be checked. \
-                     The compiler's first errors:\n";
-            text += s.build_errors.as_deref().unwrap_or("(none recorded)");
+            text += &t("report.gradescope.build_failed");
+            text += "\n";
+            text += &recorded(&s.build_errors);
         }
         Build::Error => {
-            text += "Error, needs review: grading could not finish for this submission, \
-                     and an instructor will look at it. Reason: ";
-            text += s.review.as_deref().unwrap_or("(none recorded)");
+            text += &tr(
+                "report.gradescope.needs_review",
+                &[("reason", &recorded(&s.review))],
+            );
         }
     }
     capped(&text, MESSAGE_CAP)
@@ -137,17 +145,12 @@ fn overview(s: &SubmissionReport, seed: &str) -> String {
 fn step_output(step: &StepReport) -> String {
     let text = match step.status {
         StepStatus::Passed => String::new(),
-        StepStatus::NotStarted => format!(
-            "Not implemented yet: `{}` still reaches todo!(). Fill it in, then run \
-             ./lab.sh check {}.",
-            step.function, step.step
+        StepStatus::NotStarted => tr(
+            "report.gradescope.not_started",
+            &[("function", &step.function), ("step", &step.step)],
         ),
-        StepStatus::NotAttempted => "Not attempted (an advanced bonus step).".to_string(),
-        StepStatus::NotBuilt => {
-            "Does not compile, so this step was not checked (the compiler's errors are in \
-             the overview)."
-                .to_string()
-        }
+        StepStatus::NotAttempted => t("report.gradescope.not_attempted"),
+        StepStatus::NotBuilt => t("report.gradescope.not_built"),
         StepStatus::Failed => {
             let failing: Vec<String> = step
                 .clauses
@@ -155,20 +158,21 @@ fn step_output(step: &StepReport) -> String {
                 .filter_map(|c| match c.status {
                     ClauseStatus::Passed => None,
                     ClauseStatus::NotImplemented => Some(format!(
-                        "{}\nnot implemented yet (still reaches todo!())",
-                        c.name
+                        "{}\n{}",
+                        c.name,
+                        t("report.gradescope.clause_not_started")
                     )),
                     ClauseStatus::Failed | ClauseStatus::NotBuilt | ClauseStatus::NotAttempted => {
                         Some(format!(
                             "{}\n{}",
                             c.name,
-                            c.message.as_deref().unwrap_or("failed")
+                            c.message.clone().unwrap_or_else(|| t("report.failed"))
                         ))
                     }
                 })
                 .collect();
             if failing.is_empty() {
-                "failed".to_string()
+                t("report.failed")
             } else {
                 failing.join("\n\n")
             }
@@ -184,6 +188,7 @@ mod tests {
         NASTY, SEED,
     };
     use super::*;
+    use crate::catalog::Lang;
     use serde_json::Value;
 
     fn parsed(s: &SubmissionReport) -> Value {
@@ -363,6 +368,31 @@ mod tests {
             assert!(t["output"].as_str().unwrap().contains("not compile"));
             assert_eq!(t["status"], "failed");
         }
+    }
+
+    #[test]
+    fn names_and_outputs_follow_the_chosen_language() {
+        let bob = &class().submissions[1];
+        let zh: Value = crate::catalog::scoped(Lang::Zh, || {
+            serde_json::from_str(&results_json(bob, SEED)).unwrap()
+        });
+        let tests = zh["tests"].as_array().unwrap();
+        assert_eq!(tests[0]["name"], "第 01 步：retryable");
+        assert!(tests[2]["output"]
+            .as_str()
+            .unwrap()
+            .starts_with("尚未实现：`remaining`"));
+        let overview = zh["output"].as_str().unwrap();
+        assert!(
+            overview.contains("得分 10/30：3 个步骤中通过 1 个。"),
+            "{overview}"
+        );
+        // Only the words change: the scores, statuses and learner's text stay.
+        let en = parsed(bob);
+        assert_eq!(zh["score"], en["score"]);
+        assert_eq!(zh["tests"][1]["output"], en["tests"][1]["output"]);
+        // The language was lent to that render only.
+        assert_eq!(en["tests"][0]["name"], "Step 01: retryable");
     }
 
     #[test]

@@ -1,8 +1,14 @@
 //! JUnit XML for CI dashboards, one document per submission: a `testsuite`
 //! per step (in step order), a `testcase` per clause.
 //!
-//! - failed clause: `<failure type="contract">` with the message's first line
-//!   as `message` and the whole message as text;
+//! - failed clause (a wrong answer): `<failure type="contract">` with the
+//!   message's first line as `message` and the whole message as text;
+//! - runtime error (the clause's first failing input panicked, timed out,
+//!   crashed, flooded its output, ran away, forged an outcome or was not run
+//!   for want of time; see `FaultKind::is_runtime_error`): `<error>` with the
+//!   same `message` and text, its `type` the fault (`panicked`, `timed-out`,
+//!   …), counted in `errors`, as Ant, Surefire and Jenkins count an
+//!   unexpected error apart from a wrong answer;
 //! - not implemented: `<failure type="not-implemented">` (a failure, not a
 //!   skip, so `skipped` is always 0: an unfinished step costs points);
 //! - not built: `<error type="build">` with the compiler's errors.
@@ -27,14 +33,15 @@
 //! other than tab, newline and carriage return; U+FFFE, U+FFFF) become U+FFFD.
 //! Messages are capped again with [`capped`] before escaping.
 
-use super::{capped, Build, ClauseStatus, StepReport, SubmissionReport, MESSAGE_CAP};
+use super::{capped, Build, ClauseStatus, FaultKind, StepReport, SubmissionReport, MESSAGE_CAP};
+use crate::catalog::{t, tr};
 use std::fmt::Write as _;
 
 /// What a non-passing test case carries.
 struct Problem {
     /// `failure` or `error`.
     element: &'static str,
-    kind: &'static str,
+    kind: String,
     message: String,
     body: String,
 }
@@ -136,7 +143,7 @@ fn cases(step: &StepReport, s: &SubmissionReport) -> Vec<Case> {
         let status = step.status.as_clause();
         return vec![Case {
             name: format!("{} {}", step.step, step.function),
-            problem: problem(status, None, step, s),
+            problem: problem(status, None, None, step, s),
             time: step.seconds,
         }];
     }
@@ -144,7 +151,7 @@ fn cases(step: &StepReport, s: &SubmissionReport) -> Vec<Case> {
         .iter()
         .map(|c| Case {
             name: c.name.clone(),
-            problem: problem(c.status, c.message.as_deref(), step, s),
+            problem: problem(c.status, c.message.as_deref(), c.fault, step, s),
             time: c.seconds,
         })
         .collect()
@@ -153,58 +160,77 @@ fn cases(step: &StepReport, s: &SubmissionReport) -> Vec<Case> {
 fn problem(
     status: ClauseStatus,
     message: Option<&str>,
+    fault: Option<FaultKind>,
     step: &StepReport,
     s: &SubmissionReport,
 ) -> Option<Problem> {
     match status {
         ClauseStatus::Passed => None,
         ClauseStatus::Failed => {
-            let body = capped(message.unwrap_or("this check failed"), MESSAGE_CAP);
+            let body = capped(
+                &message.map_or_else(|| t("report.junit.failed"), str::to_string),
+                MESSAGE_CAP,
+            );
+            // A runtime error is an `error`, a wrong answer a `failure`.
+            let (element, kind) = match fault.filter(|f| f.is_runtime_error()) {
+                Some(f) => ("error", fault_name(f)),
+                None => ("failure", "contract".to_string()),
+            };
             Some(Problem {
-                element: "failure",
-                kind: "contract",
+                element,
+                kind,
                 message: body.lines().next().unwrap_or_default().to_string(),
                 body,
             })
         }
         ClauseStatus::NotImplemented => {
-            let todo = format!(
-                "step {} is not implemented yet: `{}` still reaches todo!()",
-                step.step, step.function
-            );
+            let todo = || {
+                tr(
+                    "report.junit.not_started",
+                    &[("step", &step.step), ("function", &step.function)],
+                )
+            };
             Some(Problem {
                 element: "failure",
-                kind: "not-implemented",
-                message: "not implemented yet".to_string(),
-                body: capped(message.unwrap_or(&todo), MESSAGE_CAP),
+                kind: "not-implemented".to_string(),
+                message: t("report.junit.not_implemented"),
+                body: capped(&message.map_or_else(todo, str::to_string), MESSAGE_CAP),
             })
         }
         // Left out of the file (see `SubmissionReport::attempted`); kept
         // total for a report that was filtered some other way.
         ClauseStatus::NotAttempted => Some(Problem {
             element: "skipped",
-            kind: "not-attempted",
-            message: "not attempted (advanced bonus step)".to_string(),
+            kind: "not-attempted".to_string(),
+            message: t("report.not_attempted"),
             body: String::new(),
         }),
         ClauseStatus::NotBuilt if s.build == Build::Error => Some(Problem {
             element: "error",
-            kind: "review",
-            message: "error, needs review".to_string(),
+            kind: "review".to_string(),
+            message: t("report.junit.needs_review"),
             body: capped(s.review.as_deref().unwrap_or(""), MESSAGE_CAP),
         }),
         ClauseStatus::NotBuilt => {
             let errors = s
                 .build_errors
-                .as_deref()
-                .unwrap_or("the submission does not compile");
+                .clone()
+                .unwrap_or_else(|| t("report.submission_does_not_compile"));
             Some(Problem {
                 element: "error",
-                kind: "build",
-                message: "does not compile".to_string(),
-                body: capped(errors, MESSAGE_CAP),
+                kind: "build".to_string(),
+                message: t("report.does_not_compile"),
+                body: capped(&errors, MESSAGE_CAP),
             })
         }
+    }
+}
+
+/// A fault's name as the kit's reports spell it (`timed-out`).
+fn fault_name(f: FaultKind) -> String {
+    match serde_json::to_value(f) {
+        Ok(serde_json::Value::String(name)) => name,
+        _ => format!("{f:?}"),
     }
 }
 
@@ -257,6 +283,7 @@ mod tests {
     };
     use super::super::{Build, ClauseReport};
     use super::*;
+    use crate::catalog::Lang;
 
     /// An element of the tiny XML reader below, with entities resolved.
     #[derive(Debug, Default)]
@@ -720,6 +747,9 @@ mod tests {
             tests += 1;
             match c.status {
                 ClauseStatus::Passed => {}
+                ClauseStatus::Failed if c.fault.is_some_and(|f| f.is_runtime_error()) => {
+                    errors += 1
+                }
                 ClauseStatus::Failed | ClauseStatus::NotImplemented => failures += 1,
                 ClauseStatus::NotBuilt => errors += 1,
                 ClauseStatus::NotAttempted => {}
@@ -778,6 +808,7 @@ mod tests {
     fn is_well_formed_and_counts_agree_with_the_model() {
         let mut submissions = class().submissions;
         submissions.push(long_submission());
+        submissions.push(panicking());
         for s in &submissions {
             let xml = junit_xml(s, SEED);
             // Steps that were not attempted are left out of the file.
@@ -815,6 +846,9 @@ mod tests {
                         .collect();
                     let want: &[(&str, &str)] = match clause.status {
                         ClauseStatus::Passed => &[],
+                        ClauseStatus::Failed if clause.fault == Some(FaultKind::Panicked) => {
+                            &[("error", "panicked")]
+                        }
                         ClauseStatus::Failed => &[("failure", "contract")],
                         ClauseStatus::NotImplemented => &[("failure", "not-implemented")],
                         ClauseStatus::NotBuilt => &[("error", "build")],
@@ -826,11 +860,20 @@ mod tests {
         }
     }
 
+    /// `BOB` with the failed clause's first failing input panicking.
+    fn panicking() -> SubmissionReport {
+        let mut bob = class().submissions[1].clone();
+        bob.steps[1].clauses[1].fault = Some(FaultKind::Panicked);
+        bob
+    }
+
     /// Every kind of test case the file can hold: the class, a long
-    /// message, a submission that needs review, and an advanced step kept.
+    /// message, a runtime error, a submission that needs review, and an
+    /// advanced step kept.
     fn every_kind() -> Vec<SubmissionReport> {
         let mut all = class().submissions;
         all.push(long_submission());
+        all.push(panicking());
         let mut review = all[2].clone();
         review.build = Build::Error;
         review.review = Some("the runner reported a fault of the kit".into());
@@ -941,6 +984,63 @@ mod tests {
             "a&amp;b&lt;c&gt;d&quot;e&apos;f&#9;g&#10;h&#13;i\u{FFFD}j\u{FFFD}k\u{FFFD}l\u{7F}m"
         );
         assert_eq!(text("\t\n\r\u{1B}"), "\t\n&#13;\u{FFFD}");
+    }
+
+    #[test]
+    fn a_runtime_error_is_an_error_and_a_wrong_answer_a_failure() {
+        let xml = junit_xml(&panicking(), SEED);
+        let root = parse(&xml).unwrap();
+        assert_eq!(counted(&root), (6, 2, 1));
+        let suite = root.kids("testsuite")[1];
+        assert_eq!(counted(suite), (2, 0, 1));
+        let case = suite.kids("testcase")[1];
+        assert!(case.kids("failure").is_empty());
+        let error = case.kids("error")[0];
+        assert_eq!(error.attr("type"), "panicked");
+        let shown = NASTY.replace('\u{1}', "\u{FFFD}");
+        assert_eq!(error.attr("message"), shown.lines().next().unwrap());
+        assert_eq!(error.text, shown);
+        assert!(xml.contains("<error message=\"replay_safe("), "{xml}");
+        assert!(xml.contains("failures=\"0\" errors=\"1\""), "{xml}");
+
+        // Every runtime error alike; a wrong answer and a stub stay failures.
+        let mut bob = panicking();
+        for kind in [
+            FaultKind::Wrong,
+            FaultKind::NotImplemented,
+            FaultKind::Panicked,
+            FaultKind::TimedOut,
+            FaultKind::Crashed,
+            FaultKind::Flooded,
+            FaultKind::Runaway,
+            FaultKind::Forged,
+            FaultKind::NotRun,
+        ] {
+            bob.steps[1].clauses[1].fault = Some(kind);
+            let root = parse(&junit_xml(&bob, SEED)).unwrap();
+            let case = root.kids("testsuite")[1].kids("testcase")[1];
+            let element = if kind.is_runtime_error() {
+                "error"
+            } else {
+                "failure"
+            };
+            assert_eq!(case.children.len(), 1, "{kind:?}");
+            assert_eq!(case.children[0].name, element, "{kind:?}");
+            let errors = usize::from(kind.is_runtime_error());
+            assert_eq!(counted(&root), (6, 3 - errors, errors), "{kind:?}");
+        }
+        assert_eq!(fault_name(FaultKind::TimedOut), "timed-out");
+        assert_eq!(fault_name(FaultKind::NotRun), "not-run");
+    }
+
+    #[test]
+    fn messages_follow_the_chosen_language() {
+        let en = junit_xml(&class().submissions[1], SEED);
+        let zh = crate::catalog::scoped(Lang::Zh, || junit_xml(&class().submissions[1], SEED));
+        assert!(en.contains("message=\"not implemented yet\""), "{en}");
+        let todo = crate::catalog::whole(Lang::Zh, &[])["report.junit.not_implemented"].clone();
+        assert!(zh.contains(&format!("message=\"{todo}\"")), "{zh}");
+        valid_for_both(&zh).unwrap();
     }
 
     #[test]

@@ -23,6 +23,7 @@
 //! submission lacking one of them has an empty cell there.
 
 use super::{AdvancedBuild, Build, ClassReport, StepStatus, GRADE_SCHEMA};
+use crate::catalog::{t, tr};
 use serde::{Deserialize, Serialize};
 
 /// Exactly what `summary.json` holds.
@@ -124,11 +125,11 @@ pub fn summary_json_from(file: &SummaryFile) -> String {
 /// Reads what `summary_json` wrote.
 pub fn read_summary(text: &str) -> Result<SummaryFile, String> {
     let mut file: SummaryFile =
-        serde_json::from_str(text).map_err(|e| format!("not a summary.json: {e}"))?;
+        serde_json::from_str(text).map_err(|e| tr("error.not_a_summary", &[("why", &e)]))?;
     if file.schema != GRADE_SCHEMA {
-        return Err(format!(
-            "summary.json has schema {:?}, expected {GRADE_SCHEMA:?}",
-            file.schema
+        return Err(tr(
+            "error.summary_schema",
+            &[("want", &GRADE_SCHEMA), ("got", &file.schema)],
         ));
     }
     for s in &mut file.submissions {
@@ -184,9 +185,15 @@ pub fn summary_csv(file: &SummaryFile) -> String {
 const CRLF: &str = "\r\n";
 
 /// `summary.md`: a table of submissions by step, a pass-count row, the seed.
+/// Its words are the catalog's (the CSV's and the JSON's are fixed).
 pub fn summary_md(file: &SummaryFile) -> String {
     let steps = step_columns(file);
-    let mut out = String::from("| Submission | Build | Score |");
+    let mut out = format!(
+        "| {} | {} | {} |",
+        t("report.summary.submission"),
+        t("report.summary.build"),
+        t("report.summary.score")
+    );
     for step in &steps {
         out.push_str(&format!(" {} |", md_cell(step)));
     }
@@ -204,7 +211,11 @@ pub fn summary_md(file: &SummaryFile) -> String {
         out.push_str(&format!(
             "| {} | {} | {}/{}{extra} |",
             md_cell(&s.name),
-            build_word(s.build),
+            t(match s.build {
+                Build::Ok => "report.summary.built",
+                Build::Failed => "report.summary.not_built",
+                Build::Error => "report.summary.error",
+            }),
             s.score,
             s.max_score
         ));
@@ -222,7 +233,7 @@ pub fn summary_md(file: &SummaryFile) -> String {
         out.push('\n');
     }
     let total = file.submissions.len();
-    out.push_str("| **Passed** | | |");
+    out.push_str(&format!("| **{}** | | |", t("report.summary.passed")));
     for step in &steps {
         let passed = file
             .submissions
@@ -231,15 +242,16 @@ pub fn summary_md(file: &SummaryFile) -> String {
             .count();
         out.push_str(&format!(" {passed}/{total} |"));
     }
-    out.push_str(&format!(
-        "\n\nSeed: {}. ✅ passed, ❌ failed, … not started (todo!()), 🛠 does not compile.\n",
-        md_cell(&file.seed)
+    out.push_str("\n\n");
+    out.push_str(&tr(
+        "report.summary.legend",
+        &[("seed", &md_cell(&file.seed))],
     ));
+    out.push('\n');
     if has_advanced(&steps) {
-        out.push_str(&format!(
-            "Steps {} are bonus steps (+N after the score): – not attempted (no advanced.rs).\n",
-            crate::suites::range(crate::suites::Track::Advanced)
-        ));
+        let steps = crate::suites::range(crate::suites::Track::Advanced);
+        out.push_str(&tr("report.summary.bonus", &[("steps", &steps)]));
+        out.push('\n');
     }
     out
 }
