@@ -249,9 +249,6 @@ pub fn capped(text: &str, cap: usize) -> String {
     while !text.is_char_boundary(end) {
         end -= 1;
     }
-    format!(
-        "{}\n[… cut: {} more bytes not shown]",
-        &text[..end],
-        text.len() - end
-    )
+    let note = crate::catalog::tr("report.cut", &[("bytes", &(text.len() - end))]);
+    format!("{}\n{note}", &text[..end])
 }
