@@ -249,7 +249,8 @@ const COMMANDS: &[Spec] = &[
     },
     Spec {
         name: "help",
-        // `help COMMAND` is answered in `parse_in`, as `COMMAND --help`.
+        // `help COMMAND` is answered in `parse_in`, as `COMMAND --help`;
+        // `read` is never called.
         args: |w| {
             vec![Arg::new("command")
                 .value_name(w.name("cli.value.command"))
@@ -333,8 +334,8 @@ fn path_option(long: &'static str, value: &'static str, help: String) -> Arg {
     option(long, value, help).value_parser(clap::value_parser!(PathBuf))
 }
 
-/// A number: a negative one reaches the check, as a bad value, instead of
-/// reading as an unknown option.
+/// Numbers (a seed, a count, seconds) take `-1` as their value, so that it
+/// gets the catalog's bad-value message instead of reading as an option.
 fn seed_option(w: &Words) -> Arg {
     option("seed", "S", w.text("cli.opt.seed"))
         .allow_negative_numbers(true)
@@ -677,10 +678,10 @@ fn parse_in(w: &Words, args: &[String]) -> Result<Cli, String> {
         None => Command::Help,
         // `help COMMAND` is `COMMAND --help`; an unknown name is an unknown
         // command, with clap's suggestion.
-        Some(("help", m)) if m.get_one::<String>("command").is_some() => {
-            let name = m.get_one::<String>("command").cloned().unwrap_or_default();
-            parse_in(w, &[name, "--help".to_string()])?.command
-        }
+        Some(("help", m)) => match m.get_one::<String>("command") {
+            Some(name) => parse_in(w, &[name.clone(), "--help".to_string()])?.command,
+            None => Command::Help,
+        },
         Some((name, m)) => {
             let spec = COMMANDS
                 .iter()
