@@ -66,6 +66,12 @@ if [ "$selftest" = yes ]; then
     say no_solutions
     exit 2
   fi
+  # `selftest --help` prints the command's options and runs nothing.
+  for a in "$@"; do
+    case "$a" in
+      -h|--help) build_judge; exec "$CARGO_TARGET_DIR/debug/lab-judge" selftest "$@" ;;
+    esac
+  done
   set -x
   cargo fmt --all -- --check
   # The steps' folders are declared inside the judge's steps! registry macro,

@@ -1,10 +1,22 @@
-//! Command-line parsing. Bad input gets a one-line error naming the problem
-//! (exit status 2), never a backtrace.
+//! Command-line parsing, on clap's builder API. Each command and its
+//! arguments are declared once, in [`COMMANDS`]; every about-line, option
+//! help, heading and value name comes from the message catalogs, so
+//! `COMMAND --help` speaks the language chosen. Bad input gets a one-line
+//! error from the catalogs naming the problem (exit status 2), with clap's
+//! suggestion when it has one; never clap's own English text, never a
+//! backtrace. Values are checked by the functions below (`seed`, `seconds`,
+//! `count`, `shard`, `parse_step`) as clap reads them, and what depends on
+//! several arguments (a step count, `--advanced` without `--subject`) after.
 
 use crate::catalog::{lang_from, tr, Lang};
 use crate::limits::Limits;
+use crate::render::display_width;
 use crate::suites::parse_step;
+use clap::error::{ContextKind, ContextValue, ErrorKind};
+use clap::{Arg, ArgAction, ArgMatches, ColorChoice};
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
+use std::sync::Mutex;
 use std::time::Duration;
 
 #[derive(Debug, Clone)]
@@ -67,13 +79,497 @@ pub enum Command {
     Reset(Option<&'static str>),
     /// Creates (or puts back) student/src/advanced.rs from the stubs.
     ResetAdvanced,
+    /// The kit's usage text (usage.txt): `help`, `--help`, or no command.
     Help,
+    /// `COMMAND --help` (or `help COMMAND`): that command's own usage and
+    /// options, rendered in the language chosen.
+    HelpFor(String),
 }
 
 #[derive(Debug, Clone)]
 pub struct Cli {
     pub lang: Option<Lang>,
     pub command: Command,
+}
+
+/// One command of the kit: its name, its arguments, and how what clap
+/// matched becomes a [`Command`]. Its about-line is the catalog's
+/// `cli.NAME.about`; `-h`/`--help` and `--lang` are added to every command.
+struct Spec {
+    name: &'static str,
+    args: fn(&Words) -> Vec<Arg>,
+    read: fn(&ArgMatches) -> Result<Command, String>,
+}
+
+/// Every command, in the order of usage.txt. To add one: an entry here (its
+/// arguments and how they become a `Command`), a variant of `Command` and its
+/// arm in `lib::run`, `cli.NAME.about` and the new options' `cli.opt.*` in
+/// both catalogs, and its lines in usage.txt and usage.zh.txt.
+const COMMANDS: &[Spec] = &[
+    Spec {
+        name: "check",
+        args: check_args,
+        read: |m| Ok(Command::Check(read_check(m)?)),
+    },
+    Spec {
+        name: "show",
+        args: |w| step_and_more(w).into(),
+        read: |m| Ok(Command::Show(one_step(&values(m, "step"), "show N")?)),
+    },
+    Spec {
+        name: "hint",
+        args: |w| {
+            let [step, more] = step_and_more(w);
+            vec![step, flag("all", w.text("cli.opt.hint_all")), more]
+        },
+        read: |m| {
+            Ok(Command::Hint {
+                step: one_step(&values(m, "step"), "hint N")?,
+                all: m.get_flag("all"),
+            })
+        },
+    },
+    Spec {
+        name: "status",
+        args: |_| Vec::new(),
+        read: |_| Ok(Command::Status),
+    },
+    Spec {
+        name: "watch",
+        args: |w| {
+            let mut args = check_args(w);
+            args.push(count_option("max-checks", w, "cli.opt.max_checks"));
+            args
+        },
+        read: |m| {
+            Ok(Command::Watch {
+                check: read_check(m)?,
+                max_checks: m.get_one::<u64>("max-checks").map(|&n| n as usize),
+            })
+        },
+    },
+    Spec {
+        name: "try",
+        args: |w| {
+            vec![
+                Arg::new("step")
+                    .value_name("NN")
+                    .help(w.text("cli.opt.try_step")),
+                path_option(
+                    "subject",
+                    w.name("cli.value.path"),
+                    w.text("cli.opt.try_subject"),
+                ),
+                path_option(
+                    "advanced",
+                    w.name("cli.value.file"),
+                    w.text("cli.opt.try_advanced"),
+                ),
+                more(),
+            ]
+        },
+        read: read_try,
+    },
+    Spec {
+        name: "reset",
+        args: |w| {
+            let [step, more] = step_and_more(w);
+            vec![
+                step,
+                flag("all", w.text("cli.opt.reset_all")),
+                flag("advanced", w.text("cli.opt.reset_advanced")),
+                more,
+            ]
+        },
+        read: |m| {
+            let steps = values(m, "step");
+            match (steps.is_empty(), m.get_flag("all"), m.get_flag("advanced")) {
+                (true, true, false) => Ok(Command::Reset(None)),
+                (true, false, true) => Ok(Command::ResetAdvanced),
+                (_, false, false) => Ok(Command::Reset(Some(one_step(&steps, RESET)?))),
+                _ => Err(one_step(&[], RESET).unwrap_err()),
+            }
+        },
+    },
+    Spec {
+        name: "grade",
+        args: grade_args,
+        read: |m| Ok(Command::Grade(read_grade(m)?)),
+    },
+    Spec {
+        name: "handout",
+        args: |w| {
+            vec![
+                Arg::new("dir")
+                    .value_name(w.name("cli.value.dir"))
+                    .help(w.text("cli.opt.handout_dir")),
+                more(),
+            ]
+        },
+        read: |m| match &values(m, "dir")[..] {
+            [dir] => Ok(Command::Handout(PathBuf::from(dir))),
+            _ => Err(tr("error.missing_value", &[("option", &"handout DIR")])),
+        },
+    },
+    Spec {
+        name: "gradescope",
+        args: |w| {
+            vec![
+                Arg::new("zip")
+                    .value_name(w.name("cli.value.zip"))
+                    .help(w.text("cli.opt.gradescope_zip")),
+                more(),
+            ]
+        },
+        read: |m| match &values(m, "zip")[..] {
+            [zip] => Ok(Command::Gradescope(PathBuf::from(zip))),
+            _ => Err(tr(
+                "error.missing_value",
+                &[("option", &"gradescope OUT.zip")],
+            )),
+        },
+    },
+    Spec {
+        name: "autograde",
+        args: |w| {
+            vec![path_option(
+                "root",
+                w.name("cli.value.dir"),
+                w.text("cli.opt.autograde_root"),
+            )]
+        },
+        read: |m| {
+            Ok(Command::Autograde(
+                m.get_one::<PathBuf>("root")
+                    .cloned()
+                    .unwrap_or_else(|| PathBuf::from("/autograder")),
+            ))
+        },
+    },
+    Spec {
+        name: "bench",
+        args: |w| {
+            vec![
+                flag("quick", w.text("cli.opt.quick")),
+                count_option("runs", w, "cli.opt.runs"),
+                path_option(
+                    "target-dir",
+                    w.name("cli.value.dir"),
+                    w.text("cli.opt.target_dir"),
+                ),
+            ]
+        },
+        read: |m| {
+            Ok(Command::Bench(crate::bench::BenchArgs {
+                quick: m.get_flag("quick"),
+                runs: m.get_one::<u64>("runs").map_or(5, |&n| n as usize),
+                target: m.get_one::<PathBuf>("target-dir").cloned(),
+            }))
+        },
+    },
+    Spec {
+        name: "selftest",
+        args: |w| {
+            vec![
+                seed_option(w),
+                count_option("seeds", w, "cli.opt.seeds"),
+                count_option("jobs", w, "cli.opt.selftest_jobs"),
+                option("only", w.name("cli.value.name"), w.text("cli.opt.only")),
+            ]
+        },
+        read: |m| {
+            Ok(Command::Selftest(SelftestArgs {
+                seed: m.get_one::<u64>("seed").copied(),
+                seeds: m.get_one::<u64>("seeds").map_or(20, |&n| n as u32),
+                jobs: m.get_one::<u64>("jobs").map_or(2, |&n| n as usize),
+                only: m.get_one::<String>("only").cloned(),
+            }))
+        },
+    },
+    Spec {
+        name: "help",
+        // `help COMMAND` is answered in `parse_in`, as `COMMAND --help`;
+        // `read` is never called.
+        args: |w| {
+            vec![Arg::new("command")
+                .value_name(w.name("cli.value.command"))
+                .help(w.text("cli.opt.command"))]
+        },
+        read: |_| Ok(Command::Help),
+    },
+];
+
+/// --lang and --help come after a command's own options in its help.
+const LAST_OPTIONS: usize = 1000;
+
+const RESET: &str = "reset N|--all|--advanced";
+
+/// The words of the help texts: the active catalog, or the catalog of the
+/// language the command line asks for when that is not the active one (as
+/// in tests, which never select a catalog), with the steps' figures
+/// (`{core}`, `{advanced}`) filled in.
+struct Words {
+    other: Option<BTreeMap<String, String>>,
+    figures: Vec<(&'static str, String)>,
+}
+
+impl Words {
+    fn new(lang: Option<Lang>) -> Words {
+        let other = lang
+            .filter(|&l| l != crate::catalog::active())
+            .map(|l| crate::catalog::whole(l, &[]));
+        Words {
+            other,
+            figures: crate::suites::figures(),
+        }
+    }
+
+    fn text(&self, key: &str) -> String {
+        let mut text = match &self.other {
+            None => crate::catalog::t(key),
+            Some(map) => map.get(key).cloned().unwrap_or_else(|| format!("[{key}]")),
+        };
+        for (name, value) in &self.figures {
+            text = text.replace(&format!("{{{name}}}"), &value.replace('–', "-"));
+        }
+        text
+    }
+
+    /// A value name: clap keeps those as `&'static str`.
+    fn name(&self, key: &str) -> &'static str {
+        keep(self.text(key))
+    }
+}
+
+/// Each distinct text, kept for the life of the process (a handful of
+/// value names per language).
+fn keep(text: String) -> &'static str {
+    static KEPT: Mutex<BTreeSet<&'static str>> = Mutex::new(BTreeSet::new());
+    let mut kept = KEPT.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(&k) = kept.get(text.as_str()) {
+        return k;
+    }
+    let k: &'static str = Box::leak(text.into_boxed_str());
+    kept.insert(k);
+    k
+}
+
+fn flag(long: &'static str, help: String) -> Arg {
+    Arg::new(long)
+        .long(long)
+        .action(ArgAction::SetTrue)
+        .help(help)
+}
+
+fn option(long: &'static str, value: &'static str, help: String) -> Arg {
+    Arg::new(long)
+        .long(long)
+        .value_name(value)
+        .action(ArgAction::Set)
+        .help(help)
+}
+
+fn path_option(long: &'static str, value: &'static str, help: String) -> Arg {
+    option(long, value, help).value_parser(clap::value_parser!(PathBuf))
+}
+
+/// Numbers (a seed, a count, seconds) take `-1` as their value, so that it
+/// gets the catalog's bad-value message instead of reading as an option.
+fn seed_option(w: &Words) -> Arg {
+    option("seed", "S", w.text("cli.opt.seed"))
+        .allow_negative_numbers(true)
+        .value_parser(seed)
+}
+
+fn count_option(long: &'static str, w: &Words, help: &str) -> Arg {
+    option(long, "N", w.text(help))
+        .allow_negative_numbers(true)
+        .value_parser(move |text: &str| count(&format!("--{long}"), text))
+}
+
+fn seconds_option(long: &'static str, w: &Words, help: &str) -> Arg {
+    option(long, w.name("cli.value.secs"), w.text(help))
+        .allow_negative_numbers(true)
+        .value_parser(move |text: &str| seconds(&format!("--{long}"), text))
+}
+
+/// The time limits and `--unsandboxed`, shared by check, watch and grade.
+fn limit_options(w: &Words, unsandboxed: &str) -> [Arg; 4] {
+    [
+        seconds_option("case-timeout", w, "cli.opt.case_timeout"),
+        seconds_option("suite-timeout", w, "cli.opt.suite_timeout"),
+        seconds_option("build-timeout", w, "cli.opt.build_timeout"),
+        flag("unsandboxed", w.text(unsandboxed)),
+    ]
+}
+
+fn read_limits(m: &ArgMatches) -> Limits {
+    let mut limits = Limits::default();
+    let given = |id: &str| m.get_one::<Duration>(id).copied();
+    limits.case = given("case-timeout").unwrap_or(limits.case);
+    limits.suite = given("suite-timeout").unwrap_or(limits.suite);
+    limits.build = given("build-timeout").unwrap_or(limits.build);
+    limits.unsandboxed = m.get_flag("unsandboxed");
+    limits
+}
+
+/// Takes every further word, so that too many steps (or folders) is the
+/// command's own one-line error rather than clap's.
+fn more() -> Arg {
+    Arg::new("more").hide(true).action(ArgAction::Append)
+}
+
+/// The one step of show, hint and reset, checked after parsing (see `one_step`).
+fn step_and_more(w: &Words) -> [Arg; 2] {
+    [
+        Arg::new("step")
+            .value_name("N")
+            .help(w.text("cli.opt.step")),
+        more(),
+    ]
+}
+
+/// The words given as `id`, then any further ones.
+fn values(m: &ArgMatches, id: &str) -> Vec<String> {
+    [id, "more"]
+        .iter()
+        .flat_map(|id| m.get_many::<String>(id).into_iter().flatten().cloned())
+        .collect()
+}
+
+fn check_args(w: &Words) -> Vec<Arg> {
+    let mut args = vec![
+        Arg::new("steps")
+            .value_name(w.name("cli.value.step"))
+            .action(ArgAction::Append)
+            .value_parser(step)
+            .help(w.text("cli.opt.steps")),
+        seed_option(w),
+    ];
+    args.extend(limit_options(w, "cli.opt.unsandboxed"));
+    args.push(path_option(
+        "subject",
+        w.name("cli.value.path"),
+        w.text("cli.opt.subject"),
+    ));
+    args.push(path_option(
+        "advanced",
+        w.name("cli.value.file"),
+        w.text("cli.opt.advanced"),
+    ));
+    args
+}
+
+fn read_check(m: &ArgMatches) -> Result<CheckArgs, String> {
+    let mut steps: Vec<&'static str> = m
+        .get_many::<&'static str>("steps")
+        .into_iter()
+        .flatten()
+        .copied()
+        .collect();
+    steps.sort();
+    steps.dedup();
+    let steps_given = !steps.is_empty();
+    let subject = m.get_one::<PathBuf>("subject").cloned();
+    let advanced = m.get_one::<PathBuf>("advanced").cloned();
+    if advanced.is_some() && subject.is_none() {
+        return Err(tr("error.advanced_needs_subject", &[]));
+    }
+    if !steps_given {
+        steps = crate::suites::core_ids();
+        steps.sort();
+    }
+    Ok(CheckArgs {
+        steps,
+        steps_given,
+        seed: m.get_one::<u64>("seed").copied(),
+        limits: read_limits(m),
+        subject,
+        advanced,
+    })
+}
+
+fn grade_args(w: &Words) -> Vec<Arg> {
+    let mut args = vec![
+        Arg::new("submissions")
+            .value_name(w.name("cli.value.submission"))
+            .action(ArgAction::Append)
+            .value_parser(clap::value_parser!(PathBuf))
+            .help(w.text("cli.opt.submissions")),
+        path_option("out", w.name("cli.value.dir"), w.text("cli.opt.out")),
+        seed_option(w),
+        count_option("jobs", w, "cli.opt.jobs"),
+        option("shard", "I/N", w.text("cli.opt.shard")).value_parser(shard),
+    ];
+    args.extend(limit_options(w, "cli.opt.grade_unsandboxed"));
+    args.push(
+        path_option("merge", w.name("cli.value.dir"), w.text("cli.opt.merge"))
+            .num_args(1..)
+            .action(ArgAction::Append),
+    );
+    args
+}
+
+/// Every folder named after `--merge` is a shard folder, even past other
+/// options (`grade --merge a --jobs 2 b`); those before it are submissions.
+fn read_grade(m: &ArgMatches) -> Result<crate::grade::GradeArgs, String> {
+    let indexed = |id: &str| -> Vec<(usize, PathBuf)> {
+        let indices = m.indices_of(id).into_iter().flatten();
+        let paths = m.get_many::<PathBuf>(id).into_iter().flatten().cloned();
+        indices.zip(paths).collect()
+    };
+    let mut merge = indexed("merge");
+    let mut submissions = indexed("submissions");
+    if let Some(&(first, _)) = merge.first() {
+        let (later, before): (Vec<_>, Vec<_>) =
+            submissions.into_iter().partition(|(i, _)| *i > first);
+        merge.extend(later);
+        merge.sort();
+        submissions = before;
+    }
+    let out = crate::grade::GradeArgs {
+        out: m
+            .get_one::<PathBuf>("out")
+            .cloned()
+            .unwrap_or_else(|| PathBuf::from("grades")),
+        seed: m.get_one::<u64>("seed").copied(),
+        jobs: m.get_one::<u64>("jobs").map_or(2, |&n| n as usize),
+        shard: m.get_one::<(usize, usize)>("shard").copied(),
+        limits: read_limits(m),
+        submissions: submissions.into_iter().map(|(_, p)| p).collect(),
+        merge: merge.into_iter().map(|(_, p)| p).collect(),
+    };
+    if out.submissions.is_empty() && out.merge.is_empty() {
+        return Err(tr(
+            "error.missing_value",
+            &[("option", &"grade SUBMISSION...")],
+        ));
+    }
+    Ok(out)
+}
+
+/// `[NN] [--subject PATH] [--advanced PATH]`: a step without a
+/// demonstration is a one-line error naming those that have one.
+fn read_try(m: &ArgMatches) -> Result<Command, String> {
+    let steps = crate::live::STEPS.join(", ");
+    let no_demo = |step: &str| tr("error.try_step", &[("step", &step), ("steps", &steps)]);
+    let given = values(m, "step");
+    let step = match &given[..] {
+        [] => crate::live::STEPS[0],
+        [step] => parse_step(step)
+            .filter(|s| crate::live::STEPS.contains(s))
+            .ok_or_else(|| no_demo(step))?,
+        [_, extra, ..] => return Err(no_demo(extra)),
+    };
+    let out = TryArgs {
+        step,
+        subject: m.get_one::<PathBuf>("subject").cloned(),
+        advanced: m.get_one::<PathBuf>("advanced").cloned(),
+    };
+    if out.advanced.is_some() && !crate::suites::is_advanced(out.step) {
+        return Err(tr("error.try_advanced", &[("step", &out.step)]));
+    }
+    Ok(Command::Try(out))
 }
 
 fn seed(text: &str) -> Result<u64, String> {
@@ -101,211 +597,6 @@ fn count(option: &str, text: &str) -> Result<u64, String> {
     }
 }
 
-/// The language named by the last well-formed `--lang X` (the one `parse`
-/// keeps), looked for before the rest is parsed.
-pub fn lang_asked(args: &[String]) -> Option<Lang> {
-    args.windows(2)
-        .rev()
-        .filter(|w| w[0] == "--lang")
-        .find_map(|w| lang_from(&w[1]))
-}
-
-/// Parses the arguments after the program name.
-pub fn parse(args: &[String]) -> Result<Cli, String> {
-    let mut lang = None;
-    let mut rest = Vec::new();
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        if a == "--lang" {
-            let v = it
-                .next()
-                .ok_or_else(|| tr("error.missing_value", &[("option", &"--lang")]))?;
-            lang = Some(lang_from(v).ok_or_else(|| tr("error.bad_lang", &[("lang", v)]))?);
-        } else {
-            rest.push(a.clone());
-        }
-    }
-    // `COMMAND --help` prints the help, as the command alone would not.
-    let asks_help = rest.iter().any(|a| a == "--help" || a == "-h");
-    let command = match rest.first().map(String::as_str) {
-        None | Some("help" | "--help" | "-h") => Command::Help,
-        Some(_) if asks_help => Command::Help,
-        Some("check") => Command::Check(check(&rest[1..])?),
-        Some("selftest") => Command::Selftest(selftest(&rest[1..])?),
-        Some("grade") => Command::Grade(grade(&rest[1..])?),
-        Some("show") => Command::Show(one_step(&rest[1..], "show N")?),
-        Some("hint") => {
-            let all = rest[1..].iter().any(|a| a == "--all");
-            let steps: Vec<String> = rest[1..]
-                .iter()
-                .filter(|a| *a != "--all")
-                .cloned()
-                .collect();
-            Command::Hint {
-                step: one_step(&steps, "hint N")?,
-                all,
-            }
-        }
-        Some("status") => Command::Status,
-        Some("try") => Command::Try(try_args(&rest[1..])?),
-        Some("bench") => {
-            let mut b = crate::bench::BenchArgs {
-                quick: false,
-                runs: 5,
-                target: None,
-            };
-            let mut it = rest[1..].iter();
-            while let Some(a) = it.next() {
-                match a.as_str() {
-                    "--quick" => b.quick = true,
-                    "--runs" => b.runs = count(a, value(&mut it, a)?)? as usize,
-                    "--target-dir" => b.target = Some(PathBuf::from(value(&mut it, a)?)),
-                    other => return Err(tr("error.unknown_option", &[("option", &other)])),
-                }
-            }
-            Command::Bench(b)
-        }
-        Some("watch") => {
-            let mut max_checks = None;
-            let mut forwarded = Vec::new();
-            let mut it = rest[1..].iter();
-            while let Some(a) = it.next() {
-                if a == "--max-checks" {
-                    max_checks = Some(count(a, value(&mut it, a)?)? as usize);
-                } else {
-                    forwarded.push(a.clone());
-                }
-            }
-            Command::Watch {
-                check: check(&forwarded)?,
-                max_checks,
-            }
-        }
-        Some("reset") => match &rest[1..] {
-            [all] if all == "--all" => Command::Reset(None),
-            [advanced] if advanced == "--advanced" => Command::ResetAdvanced,
-            steps => Command::Reset(Some(one_step(steps, "reset N|--all|--advanced")?)),
-        },
-        Some("handout") => match &rest[1..] {
-            [dir] if !dir.starts_with('-') => Command::Handout(PathBuf::from(dir)),
-            _ => return Err(tr("error.missing_value", &[("option", &"handout DIR")])),
-        },
-        Some("gradescope") => match &rest[1..] {
-            [zip] if !zip.starts_with('-') => Command::Gradescope(PathBuf::from(zip)),
-            _ => {
-                return Err(tr(
-                    "error.missing_value",
-                    &[("option", &"gradescope OUT.zip")],
-                ))
-            }
-        },
-        Some("autograde") => match &rest[1..] {
-            [] => Command::Autograde(PathBuf::from("/autograder")),
-            [opt, dir] if opt == "--root" => Command::Autograde(PathBuf::from(dir)),
-            [opt] if opt == "--root" => {
-                return Err(tr("error.missing_value", &[("option", &"--root")]))
-            }
-            [other, ..] => return Err(tr("error.unknown_option", &[("option", &other)])),
-        },
-        Some(other) => return Err(tr("error.unknown_command", &[("command", &other)])),
-    };
-    Ok(Cli { lang, command })
-}
-
-/// Exactly one valid step argument.
-fn one_step(args: &[String], usage: &str) -> Result<&'static str, String> {
-    match args {
-        [step] => parse_step(step)
-            .ok_or_else(|| crate::suites::tr_steps("error.unknown_step", &[("step", step)])),
-        _ => Err(crate::suites::tr_steps(
-            "error.one_step",
-            &[("usage", &usage)],
-        )),
-    }
-}
-
-/// `[NN] [--subject PATH] [--advanced PATH]`: a step without a
-/// demonstration is a one-line error naming those that have one.
-fn try_args(args: &[String]) -> Result<TryArgs, String> {
-    let steps = crate::live::STEPS.join(", ");
-    let mut out = TryArgs {
-        step: crate::live::STEPS[0],
-        subject: None,
-        advanced: None,
-    };
-    let mut it = args.iter().peekable();
-    if let Some(step) = it.next_if(|a| !a.starts_with('-')) {
-        out.step = parse_step(step)
-            .filter(|s| crate::live::STEPS.contains(s))
-            .ok_or_else(|| tr("error.try_step", &[("step", step), ("steps", &steps)]))?;
-    }
-    while let Some(a) = it.next() {
-        match a.as_str() {
-            "--subject" => out.subject = Some(PathBuf::from(value(&mut it, a)?)),
-            "--advanced" => out.advanced = Some(PathBuf::from(value(&mut it, a)?)),
-            opt if !opt.starts_with('-') => {
-                return Err(tr("error.try_step", &[("step", &opt), ("steps", &steps)]))
-            }
-            opt => return Err(tr("error.unknown_option", &[("option", &opt)])),
-        }
-    }
-    if out.advanced.is_some() && !crate::suites::is_advanced(out.step) {
-        return Err(tr("error.try_advanced", &[("step", &out.step)]));
-    }
-    Ok(out)
-}
-
-fn value<'a>(
-    it: &mut impl Iterator<Item = &'a String>,
-    option: &str,
-) -> Result<&'a String, String> {
-    it.next()
-        .ok_or_else(|| tr("error.missing_value", &[("option", &option)]))
-}
-
-fn check(args: &[String]) -> Result<CheckArgs, String> {
-    let mut out = CheckArgs {
-        steps: Vec::new(),
-        steps_given: false,
-        seed: None,
-        limits: Limits::default(),
-        subject: None,
-        advanced: None,
-    };
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        match a.as_str() {
-            "--seed" => out.seed = Some(seed(value(&mut it, a)?)?),
-            "--case-timeout" => out.limits.case = seconds(a, value(&mut it, a)?)?,
-            "--suite-timeout" => out.limits.suite = seconds(a, value(&mut it, a)?)?,
-            "--build-timeout" => out.limits.build = seconds(a, value(&mut it, a)?)?,
-            "--unsandboxed" => out.limits.unsandboxed = true,
-            "--subject" => out.subject = Some(PathBuf::from(value(&mut it, a)?)),
-            "--advanced" => out.advanced = Some(PathBuf::from(value(&mut it, a)?)),
-            opt if opt.starts_with('-') => {
-                return Err(tr("error.unknown_option", &[("option", &opt)]))
-            }
-            step => {
-                let s = parse_step(step).ok_or_else(|| {
-                    crate::suites::tr_steps("error.unknown_step", &[("step", &step)])
-                })?;
-                if !out.steps.contains(&s) {
-                    out.steps.push(s);
-                }
-            }
-        }
-    }
-    out.steps_given = !out.steps.is_empty();
-    if out.advanced.is_some() && out.subject.is_none() {
-        return Err(tr("error.advanced_needs_subject", &[]));
-    }
-    if out.steps.is_empty() {
-        out.steps = crate::suites::core_ids();
-    }
-    out.steps.sort();
-    Ok(out)
-}
-
 fn shard(text: &str) -> Result<(usize, usize), String> {
     let bad = || tr("error.bad_shard", &[("shard", &text)]);
     let (i, n) = text.split_once('/').ok_or_else(bad)?;
@@ -315,63 +606,264 @@ fn shard(text: &str) -> Result<(usize, usize), String> {
     }
 }
 
-fn grade(args: &[String]) -> Result<crate::grade::GradeArgs, String> {
-    let mut out = crate::grade::GradeArgs {
-        out: PathBuf::from("grades"),
-        seed: None,
-        jobs: 2,
-        shard: None,
-        limits: Limits::default(),
-        submissions: Vec::new(),
-        merge: Vec::new(),
-    };
-    let mut merging = false;
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        match a.as_str() {
-            "--out" => out.out = PathBuf::from(value(&mut it, a)?),
-            "--seed" => out.seed = Some(seed(value(&mut it, a)?)?),
-            "--jobs" => out.jobs = count(a, value(&mut it, a)?)? as usize,
-            "--shard" => out.shard = Some(shard(value(&mut it, a)?)?),
-            "--case-timeout" => out.limits.case = seconds(a, value(&mut it, a)?)?,
-            "--suite-timeout" => out.limits.suite = seconds(a, value(&mut it, a)?)?,
-            "--build-timeout" => out.limits.build = seconds(a, value(&mut it, a)?)?,
-            "--unsandboxed" => out.limits.unsandboxed = true,
-            "--merge" => merging = true,
-            opt if opt.starts_with('-') => {
-                return Err(tr("error.unknown_option", &[("option", &opt)]))
-            }
-            path if merging => out.merge.push(PathBuf::from(path)),
-            path => out.submissions.push(PathBuf::from(path)),
-        }
-    }
-    if out.submissions.is_empty() && out.merge.is_empty() {
-        return Err(tr(
-            "error.missing_value",
-            &[("option", &"grade SUBMISSION...")],
-        ));
-    }
-    Ok(out)
+fn step(text: &str) -> Result<&'static str, String> {
+    parse_step(text)
+        .ok_or_else(|| crate::suites::tr_steps("error.unknown_step", &[("step", &text)]))
 }
 
-fn selftest(args: &[String]) -> Result<SelftestArgs, String> {
-    let mut out = SelftestArgs {
-        seed: None,
-        seeds: 20,
-        jobs: 2,
-        only: None,
+fn language(text: &str) -> Result<Lang, String> {
+    lang_from(text).ok_or_else(|| tr("error.bad_lang", &[("lang", &text)]))
+}
+
+/// Exactly one valid step argument.
+fn one_step(args: &[String], usage: &str) -> Result<&'static str, String> {
+    match args {
+        [one] => step(one),
+        _ => Err(crate::suites::tr_steps(
+            "error.one_step",
+            &[("usage", &usage)],
+        )),
+    }
+}
+
+/// The language named by the last well-formed `--lang X` (the one `parse`
+/// keeps), looked for before the rest is parsed.
+pub fn lang_asked(args: &[String]) -> Option<Lang> {
+    args.windows(2)
+        .rev()
+        .filter(|w| w[0] == "--lang")
+        .find_map(|w| lang_from(&w[1]))
+}
+
+/// The whole command line, worded in `w`'s language.
+fn definition(w: &Words) -> clap::Command {
+    let help = |action| {
+        Arg::new("help")
+            .short('h')
+            .long("help")
+            .action(action)
+            .display_order(LAST_OPTIONS + 1)
+            .help(w.text("cli.opt.help"))
     };
+    let mut root = clap::Command::new("lab.sh")
+        .bin_name("./lab.sh")
+        .no_binary_name(true)
+        // The kit's own help (usage.txt) answers `help`, `--help` and no
+        // command at all; clap answers `COMMAND --help`.
+        .disable_help_flag(true)
+        .disable_help_subcommand(true)
+        .disable_version_flag(true)
+        // The kit colours its own output; help stays plain.
+        .color(ColorChoice::Never)
+        // The help texts are short: no wrapping, which would count a Chinese
+        // character as one column.
+        .term_width(0)
+        // A repeated option keeps its last value.
+        .args_override_self(true)
+        .arg(
+            Arg::new("lang")
+                .long("lang")
+                .global(true)
+                .value_name("en|zh")
+                .value_parser(language)
+                .display_order(LAST_OPTIONS)
+                .help(w.text("cli.opt.lang")),
+        )
+        .arg(help(ArgAction::SetTrue));
+    for spec in COMMANDS {
+        let args = (spec.args)(w);
+        let positionals = args.iter().any(|a| a.is_positional() && !a.is_hide_set());
+        root = root.subcommand(
+            clap::Command::new(spec.name)
+                .about(w.text(&format!("cli.{}.about", spec.name)))
+                .help_template(template(w, positionals))
+                .args(args)
+                .arg(help(ArgAction::Help)),
+        );
+    }
+    root
+}
+
+/// A command's help, with the catalog's headings (clap's own are English).
+fn template(w: &Words, positionals: bool) -> String {
+    let mut text = format!("{{about-with-newline}}\n{}\n", w.text("cli.heading.usage"));
+    if positionals {
+        text += &format!("\n{}\n{{positionals}}\n", w.text("cli.heading.arguments"));
+    }
+    text + &format!("\n{}\n{{options}}\n", w.text("cli.heading.options"))
+}
+
+/// Parses the arguments after the program name.
+pub fn parse(args: &[String]) -> Result<Cli, String> {
+    parse_in(&Words::new(lang_asked(args)), args)
+}
+
+fn parse_in(w: &Words, args: &[String]) -> Result<Cli, String> {
+    let matches = match definition(w).try_get_matches_from(args) {
+        Ok(matches) => matches,
+        Err(e) if e.kind() == ErrorKind::DisplayHelp => {
+            let text = e.render().to_string();
+            let text = text.replace("[OPTIONS]", &w.text("cli.usage.options"));
+            return Ok(Cli {
+                lang: lang_asked(args),
+                command: Command::HelpFor(line_up(&text)),
+            });
+        }
+        Err(e) => return Err(one_line(&e, args)),
+    };
+    let lang = matches.get_one::<Lang>("lang").copied();
+    let command = match matches.subcommand() {
+        _ if matches.get_flag("help") => Command::Help,
+        None => Command::Help,
+        // `help COMMAND` is `COMMAND --help`; an unknown name is an unknown
+        // command, with clap's suggestion.
+        Some(("help", m)) => match m.get_one::<String>("command") {
+            Some(name) => parse_in(w, &[name.clone(), "--help".to_string()])?.command,
+            None => Command::Help,
+        },
+        Some((name, m)) => {
+            let spec = COMMANDS
+                .iter()
+                .find(|s| s.name == name)
+                .expect("clap matched a declared command");
+            (spec.read)(m)?
+        }
+    };
+    Ok(Cli { lang, command })
+}
+
+/// clap pads each argument's name to one column counting characters, but a
+/// Chinese character takes two columns on a terminal: pads them again by
+/// display width.
+fn line_up(help: &str) -> String {
+    let lines: Vec<&str> = help.trim_end().lines().collect();
+    let mut out = String::new();
+    let mut at = 0;
+    while at < lines.len() {
+        let block: Vec<(&str, &str)> = lines[at..].iter().map_while(|l| split_arg(l)).collect();
+        if block.is_empty() {
+            out += lines[at];
+            out.push('\n');
+            at += 1;
+            continue;
+        }
+        let column = block
+            .iter()
+            .map(|(name, _)| display_width(name))
+            .max()
+            .unwrap_or(0)
+            + 2;
+        for (name, text) in &block {
+            let pad = " ".repeat(column - display_width(name));
+            out += &format!("{name}{pad}{text}\n");
+        }
+        at += block.len();
+    }
+    out
+}
+
+/// An argument's line of a help text: its name (with the indent) and its help.
+fn split_arg(line: &str) -> Option<(&str, &str)> {
+    let indent = line.len() - line.trim_start().len();
+    if indent < 2 {
+        return None;
+    }
+    let gap = indent + line[indent..].find("  ")?;
+    Some((&line[..gap], line[gap..].trim_start()))
+}
+
+/// The command a command line names (the first word that is neither an
+/// option nor --lang's value), if it is one of the kit's.
+fn command_named(args: &[String]) -> Option<&'static str> {
     let mut it = args.iter();
     while let Some(a) = it.next() {
-        match a.as_str() {
-            "--seed" => out.seed = Some(seed(value(&mut it, a)?)?),
-            "--seeds" => out.seeds = count(a, value(&mut it, a)?)? as u32,
-            "--jobs" => out.jobs = count(a, value(&mut it, a)?)? as usize,
-            "--only" => out.only = Some(value(&mut it, a)?.clone()),
-            opt => return Err(tr("error.unknown_option", &[("option", &opt)])),
+        if a == "--lang" {
+            it.next();
+        } else if !a.starts_with('-') {
+            return COMMANDS.iter().find(|c| c.name == a).map(|c| c.name);
         }
     }
-    Ok(out)
+    None
+}
+
+/// One line from the catalog for a clap error, with clap's suggestion when
+/// it has one.
+fn one_line(e: &clap::Error, args: &[String]) -> String {
+    let context = |kind| match e.get(kind) {
+        Some(ContextValue::String(s)) => Some(s.clone()),
+        // clap lists suggestions from the least to the most alike.
+        Some(ContextValue::Strings(v)) => v.last().cloned(),
+        _ => None,
+    };
+    // clap names an option with its value, as in "--seed <S>".
+    let arg = context(ContextKind::InvalidArg).unwrap_or_default();
+    let option = arg.split([' ', '=']).next().unwrap_or_default().to_string();
+    let command = command_named(args);
+    match e.kind() {
+        ErrorKind::ValueValidation => match std::error::Error::source(e) {
+            Some(why) => why.to_string(),
+            None => tr(
+                "error.bad_value",
+                &[
+                    (
+                        "value",
+                        &context(ContextKind::InvalidValue).unwrap_or_default(),
+                    ),
+                    ("option", &option),
+                ],
+            ),
+        },
+        ErrorKind::UnknownArgument => {
+            let suggestion = context(ContextKind::SuggestedArg);
+            match (command, suggestion) {
+                (Some(c), _) if !option.starts_with('-') => tr(
+                    "error.unexpected_argument",
+                    &[("argument", &option), ("command", &c)],
+                ),
+                (Some(c), Some(s)) => tr(
+                    "error.unknown_option_suggest",
+                    &[("option", &option), ("command", &c), ("suggestion", &s)],
+                ),
+                (Some(c), None) => tr(
+                    "error.unknown_option_in",
+                    &[("option", &option), ("command", &c)],
+                ),
+                (None, Some(s)) => tr(
+                    "error.unknown_option_top_suggest",
+                    &[("option", &option), ("suggestion", &s)],
+                ),
+                (None, None) => tr("error.unknown_option", &[("option", &option)]),
+            }
+        }
+        ErrorKind::InvalidSubcommand => {
+            let given = context(ContextKind::InvalidSubcommand).unwrap_or_default();
+            match context(ContextKind::SuggestedSubcommand) {
+                Some(s) => tr(
+                    "error.unknown_command_suggest",
+                    &[("command", &given), ("suggestion", &s)],
+                ),
+                None => tr("error.unknown_command", &[("command", &given)]),
+            }
+        }
+        ErrorKind::InvalidValue
+        | ErrorKind::NoEquals
+        | ErrorKind::MissingRequiredArgument
+        | ErrorKind::TooFewValues => {
+            match context(ContextKind::InvalidValue).filter(|v| !v.is_empty()) {
+                Some(value) => tr("error.bad_value", &[("value", &value), ("option", &option)]),
+                None => tr("error.missing_value", &[("option", &option)]),
+            }
+        }
+        ErrorKind::TooManyValues | ErrorKind::WrongNumberOfValues => {
+            tr("error.value_count", &[("option", &option)])
+        }
+        ErrorKind::ArgumentConflict => {
+            let other = context(ContextKind::PriorArg).unwrap_or_default();
+            let other = other.split([' ', '=']).next().unwrap_or_default();
+            tr("error.conflict", &[("option", &option), ("other", &other)])
+        }
+        _ => tr("error.bad_command_line", &[]),
+    }
 }
 
 #[cfg(test)]
@@ -395,20 +887,181 @@ mod tests {
         assert_eq!(c.limits.case, Duration::from_millis(500));
     }
 
+    fn help_for(line: &str) -> String {
+        match parse(&args(line)).map(|c| c.command) {
+            Ok(Command::HelpFor(text)) => text,
+            other => panic!("{line}: {other:?}"),
+        }
+    }
+
     #[test]
     fn every_command_takes_help() {
-        for line in [
-            "grade --help",
-            "bench --help",
-            "check 04 -h",
-            "help",
-            "--help",
-        ] {
+        for spec in COMMANDS {
+            let about = crate::catalog::t(&format!("cli.{}.about", spec.name));
+            let about = about.split(" (").next().unwrap();
+            for flag in ["--help", "-h"] {
+                let text = help_for(&format!("{} {flag}", spec.name));
+                assert!(
+                    text.starts_with(about)
+                        && text.contains(&format!("Usage: ./lab.sh {} ", spec.name))
+                        && text.contains("-h, --help")
+                        && text.contains("--lang <en|zh>"),
+                    "{}: {text}",
+                    spec.name
+                );
+            }
+        }
+        // Also after other arguments, and as `help COMMAND`.
+        assert_eq!(help_for("check 04 -h"), help_for("check --help"));
+        assert_eq!(help_for("help grade"), help_for("grade --help"));
+        assert_eq!(help_for("--lang en hint --help"), help_for("hint -h"));
+        // The kit's own usage text.
+        for line in ["help", "--help", "-h", "", "--lang zh", "--help check"] {
             assert!(
                 matches!(parse(&args(line)).unwrap().command, Command::Help),
                 "{line}"
             );
         }
+    }
+
+    #[test]
+    fn a_command_s_help_lists_its_own_options() {
+        let check = help_for("check --help");
+        for option in [
+            "--case-timeout <SECS>",
+            "--seed <S>",
+            "--subject <PATH>",
+            "[STEP]...",
+        ] {
+            assert!(check.contains(option), "{option}: {check}");
+        }
+        assert!(!check.contains("--shard"), "{check}");
+        let grade = help_for("grade --help");
+        for option in [
+            "--shard <I/N>",
+            "--merge <DIR>...",
+            "--out <DIR>",
+            "--unsandboxed",
+        ] {
+            assert!(grade.contains(option), "{option}: {grade}");
+        }
+        assert!(!grade.contains("--subject"), "{grade}");
+        assert!(help_for("watch --help").contains("--max-checks <N>"));
+        assert!(help_for("reset --help").contains("--advanced"));
+        assert!(!help_for("bench --help").contains("--seed"));
+        assert!(help_for("selftest --help").contains("--only <NAME>"));
+    }
+
+    #[test]
+    fn help_speaks_the_language_asked_for() {
+        let zh = help_for("--lang zh grade --help");
+        for heading in [
+            "用法：./lab.sh grade [选项] [提交]...",
+            "\n参数：\n",
+            "\n选项：\n",
+        ] {
+            assert!(zh.contains(heading), "{heading}: {zh}");
+        }
+        for english in ["Usage", "Options", "Arguments", "[OPTIONS]", "Print help"] {
+            assert!(!zh.contains(english), "{english}: {zh}");
+        }
+        assert_eq!(help_for("grade --help --lang zh"), zh);
+        // Every text is in both catalogs, and the descriptions of a section
+        // start in one column although a Chinese character is two wide.
+        for lang in ["en", "zh"] {
+            for spec in COMMANDS {
+                let text = help_for(&format!("--lang {lang} {} --help", spec.name));
+                assert!(!text.contains("[cli."), "{lang} {}: {text}", spec.name);
+                assert!(!text.contains('\u{1b}'), "no colours: {text}");
+                let columns: BTreeSet<usize> = text
+                    .lines()
+                    .filter(|l| l.starts_with("      --") || l.starts_with("  -h"))
+                    .filter_map(split_arg)
+                    .map(|(name, _)| display_width(name))
+                    .collect();
+                let widest = columns.iter().max().copied().unwrap_or(0);
+                for line in text.lines().filter(|l| l.starts_with("      --")) {
+                    let (name, help) = split_arg(line).unwrap();
+                    let column = display_width(line) - display_width(help);
+                    assert_eq!(column, widest + 2, "{lang} {}: {name}", spec.name);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_mistyped_option_or_command_gets_a_suggestion() {
+        for (line, wanted) in [
+            ("check --sed 1", "did you mean --seed?"),
+            ("grade --shrad 1/2 x", "did you mean --shard?"),
+            ("watch --max-check 2", "did you mean --max-checks?"),
+            ("chek", "did you mean check?"),
+            ("help stauts", "did you mean status?"),
+            // Two commands are alike here; the closer one is named.
+            ("grdae", "did you mean grade?"),
+            ("gradescop x", "did you mean gradescope?"),
+            ("--lnag zh check", "did you mean --lang?"),
+        ] {
+            let e = parse(&args(line)).unwrap_err();
+            assert!(e.contains(wanted) && !e.contains('\n'), "{line}: {e}");
+        }
+        assert_eq!(
+            parse(&args("check --sed 1")).unwrap_err(),
+            "unknown option \"--sed\" for check; did you mean --seed? see ./lab.sh check --help"
+        );
+        // Nothing close: no suggestion, still the command's help named.
+        let e = parse(&args("bench --zzz")).unwrap_err();
+        assert!(
+            !e.contains("did you mean") && e.contains("./lab.sh bench --help"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn reset_hint_and_the_language_read_as_before() {
+        let command = |line: &str| parse(&args(line)).unwrap().command;
+        assert!(matches!(command("reset --all"), Command::Reset(None)));
+        assert!(matches!(command("reset 4"), Command::Reset(Some("04"))));
+        assert!(matches!(
+            command("reset --advanced"),
+            Command::ResetAdvanced
+        ));
+        assert!(matches!(
+            command("hint 04 --all"),
+            Command::Hint {
+                step: "04",
+                all: true
+            }
+        ));
+        assert!(matches!(command("status"), Command::Status));
+        assert!(matches!(command("handout out"), Command::Handout(d) if d.as_os_str() == "out"));
+        let Command::Selftest(s) = command("selftest --seeds 3 --only mutant") else {
+            panic!()
+        };
+        assert_eq!((s.seeds, s.jobs, s.only.as_deref()), (3, 2, Some("mutant")));
+        let Command::Bench(b) = command("bench --quick --target-dir t") else {
+            panic!()
+        };
+        assert_eq!(
+            (b.quick, b.runs, b.target),
+            (true, 5, Some(PathBuf::from("t")))
+        );
+        let Command::Watch { check, max_checks } = command("watch 3 --max-checks 2 --seed 5")
+        else {
+            panic!()
+        };
+        assert_eq!(
+            (check.steps, check.seed, max_checks),
+            (vec!["03"], Some(5), Some(2))
+        );
+        // The last --lang wins, before or after the command; a repeated
+        // option keeps its last value.
+        let cli = parse(&args("--lang en check --seed 1 --seed 2 --lang zh")).unwrap();
+        assert_eq!(cli.lang, Some(Lang::Zh));
+        let Command::Check(c) = cli.command else {
+            panic!()
+        };
+        assert_eq!(c.seed, Some(2));
     }
 
     #[test]
@@ -471,6 +1124,25 @@ mod tests {
             panic!()
         };
         assert_eq!((g.merge.len(), g.out), (2, PathBuf::from("z")));
+        // Every folder after --merge is a shard folder, even past an option.
+        let Command::Grade(g) = parse(&args("grade a --merge x --jobs 3 y"))
+            .unwrap()
+            .command
+        else {
+            panic!()
+        };
+        let paths = |v: &[PathBuf]| {
+            v.iter()
+                .map(|p| p.display().to_string())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            (paths(&g.submissions), paths(&g.merge)),
+            (
+                vec!["a".to_string()],
+                vec!["x".to_string(), "y".to_string()]
+            )
+        );
     }
 
     #[test]
@@ -502,6 +1174,16 @@ mod tests {
             "try --subject",
             "try --advanced a.rs",
             "try 11 --nope",
+            "reset --all 4",
+            "reset --all --advanced",
+            "status now",
+            "handout a b",
+            "grade --merge",
+            "grade --jobs 0 a",
+            "bench --runs x",
+            "selftest --seeds -2",
+            "check --lang",
+            "help nothing",
         ] {
             let e = parse(&args(bad)).unwrap_err();
             assert!(!e.is_empty() && !e.contains('\n'), "{bad}: {e}");
