@@ -62,16 +62,16 @@ if [ "$selftest" = no ] && [ "${1:-}" = "--lang" ] && [ "${3:-}" = "selftest" ];
   selftest=yes; set -- "$1" "$2" "${@:4}"
 fi
 if [ "$selftest" = yes ]; then
-  if [ ! -d solutions ] || [ ! -d checks/judge/tests ]; then
-    say no_solutions
-    exit 2
-  fi
   # `selftest --help` prints the command's options and runs nothing.
   for a in "$@"; do
     case "$a" in
       -h|--help) build_judge; exec "$CARGO_TARGET_DIR/debug/lab-judge" selftest "$@" ;;
     esac
   done
+  if [ ! -d solutions ] || [ ! -d checks/judge/tests ]; then
+    say no_solutions
+    exit 2
+  fi
   set -x
   cargo fmt --all -- --check
   # The steps' folders are declared inside the judge's steps! registry macro,
