@@ -272,6 +272,18 @@ mod tests {
             !run.contains("{lang}") && !run.contains("{no_kit}"),
             "{run}"
         );
+        // Both scripts parse (setup.sh itself needs Gradescope's image).
+        for script in &entries[..2] {
+            let dir = tempfile::tempdir().unwrap();
+            let path = dir.path().join(&script.name);
+            std::fs::write(&path, &script.data).unwrap();
+            let status = std::process::Command::new("bash")
+                .arg("-n")
+                .arg(&path)
+                .status()
+                .unwrap();
+            assert!(status.success(), "{} does not parse", script.name);
+        }
     }
 
     #[test]
