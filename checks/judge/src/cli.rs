@@ -198,36 +198,13 @@ const COMMANDS: &[Spec] = &[
     },
     Spec {
         name: "handout",
-        args: |w| {
-            vec![
-                Arg::new("dir")
-                    .value_name(w.name("cli.value.dir"))
-                    .help(w.text("cli.opt.handout_dir")),
-                more(),
-            ]
-        },
-        read: |m| match &values(m, "dir")[..] {
-            [dir] => Ok(Command::Handout(PathBuf::from(dir))),
-            _ => Err(tr("error.missing_value", &[("option", &"handout DIR")])),
-        },
+        args: |w| path_and_more(w, "cli.value.dir", "cli.opt.handout_dir"),
+        read: |m| Ok(Command::Handout(one_path(m, "handout DIR")?)),
     },
     Spec {
         name: "gradescope",
-        args: |w| {
-            vec![
-                Arg::new("zip")
-                    .value_name(w.name("cli.value.zip"))
-                    .help(w.text("cli.opt.gradescope_zip")),
-                more(),
-            ]
-        },
-        read: |m| match &values(m, "zip")[..] {
-            [zip] => Ok(Command::Gradescope(PathBuf::from(zip))),
-            _ => Err(tr(
-                "error.missing_value",
-                &[("option", &"gradescope OUT.zip")],
-            )),
-        },
+        args: |w| path_and_more(w, "cli.value.zip", "cli.opt.gradescope_zip"),
+        read: |m| Ok(Command::Gradescope(one_path(m, "gradescope OUT.zip")?)),
     },
     Spec {
         name: "autograde",
@@ -417,6 +394,26 @@ fn read_limits(m: &ArgMatches) -> Limits {
 /// command's own one-line error rather than clap's.
 fn more() -> Arg {
     Arg::new("more").hide(true).action(ArgAction::Append)
+}
+
+/// The one path of handout and gradescope (extra words are caught by
+/// [`one_path`], with the kit's message).
+fn path_and_more(w: &Words, value: &str, help: &str) -> Vec<Arg> {
+    vec![
+        Arg::new("path")
+            .value_name(w.name(value))
+            .help(w.text(help)),
+        more(),
+    ]
+}
+
+/// Exactly one path given to [`path_and_more`]'s command; `usage` names the
+/// command in the error.
+fn one_path(m: &ArgMatches, usage: &str) -> Result<PathBuf, String> {
+    match &values(m, "path")[..] {
+        [path] => Ok(PathBuf::from(path)),
+        _ => Err(tr("error.missing_value", &[("option", &usage)])),
+    }
 }
 
 /// The one step of show, hint and reset, checked after parsing (see `one_step`).

@@ -7,26 +7,49 @@ use std::path::Path;
 /// Copies the tree at `from` into `to`, leaving out every path (relative to
 /// `from`) for which `skip` says so. Links are not followed.
 pub fn copy_tree(from: &Path, to: &Path, skip: &dyn Fn(&Path) -> bool) -> io::Result<()> {
-    copy_below(from, Path::new(""), to, skip)
+    walk(from, skip, &mut |rel, folder| {
+        if folder {
+            std::fs::create_dir_all(to.join(rel))
+        } else {
+            std::fs::copy(from.join(rel), to.join(rel)).map(drop)
+        }
+    })
 }
 
-fn copy_below(root: &Path, rel: &Path, to: &Path, skip: &dyn Fn(&Path) -> bool) -> io::Result<()> {
+/// Visits the tree at `root` in name order, each folder before what it
+/// holds: `visit` gets every folder's and regular file's path relative to
+/// `root` and whether it is a folder. Paths for which `skip` says so are
+/// left out with all they hold; links are not followed.
+pub fn walk(
+    root: &Path,
+    skip: &dyn Fn(&Path) -> bool,
+    visit: &mut dyn FnMut(&Path, bool) -> io::Result<()>,
+) -> io::Result<()> {
+    walk_below(root, Path::new(""), skip, visit)
+}
+
+fn walk_below(
+    root: &Path,
+    rel: &Path,
+    skip: &dyn Fn(&Path) -> bool,
+    visit: &mut dyn FnMut(&Path, bool) -> io::Result<()>,
+) -> io::Result<()> {
     if skip(rel) {
         return Ok(());
     }
-    let from = root.join(rel);
-    let meta = std::fs::symlink_metadata(&from)?;
+    let path = root.join(rel);
+    let meta = std::fs::symlink_metadata(&path)?;
     if meta.is_dir() {
-        std::fs::create_dir_all(to.join(rel))?;
-        let mut names: Vec<_> = std::fs::read_dir(&from)?
+        visit(rel, true)?;
+        let mut names: Vec<_> = std::fs::read_dir(&path)?
             .filter_map(|e| e.ok().map(|e| e.file_name()))
             .collect();
         names.sort();
         for name in names {
-            copy_below(root, &rel.join(name), to, skip)?;
+            walk_below(root, &rel.join(name), skip, visit)?;
         }
     } else if meta.is_file() {
-        std::fs::copy(&from, to.join(rel))?;
+        visit(rel, false)?;
     }
     Ok(())
 }
@@ -75,12 +98,12 @@ pub fn with_members(manifest: &str, members: &[&str]) -> String {
 }
 
 /// Writes a file through a temporary name, so readers never see half of it.
-pub fn write_atomically(path: &Path, text: &str) -> io::Result<()> {
+pub fn write_atomically(path: &Path, bytes: impl AsRef<[u8]>) -> io::Result<()> {
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir)?;
     }
     let tmp = path.with_extension("tmp-writing");
-    std::fs::write(&tmp, text)?;
+    std::fs::write(&tmp, bytes)?;
     std::fs::rename(&tmp, path)
 }
 

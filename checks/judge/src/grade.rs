@@ -402,15 +402,15 @@ fn write_submission(
     seed: &str,
 ) -> std::io::Result<()> {
     let dir = out.join(folder);
-    write_atomically(&dir.join("result.json"), &report::kit::result_json(s, seed))?;
-    write_atomically(&dir.join("junit.xml"), &report::junit::junit_xml(s, seed))?;
+    write_atomically(&dir.join("result.json"), report::kit::result_json(s, seed))?;
+    write_atomically(&dir.join("junit.xml"), report::junit::junit_xml(s, seed))?;
     write_atomically(
         &dir.join("gradescope/results.json"),
-        &report::gradescope::results_json(s, seed),
+        report::gradescope::results_json(s, seed),
     )?;
     write_atomically(
         &dir.join("exercism/results.json"),
-        &report::exercism::results_json(s),
+        report::exercism::results_json(s),
     )
 }
 
@@ -429,16 +429,16 @@ fn summary_with_folders(
 fn write_summaries(out: &Path, summary: &report::summary::SummaryFile) -> std::io::Result<()> {
     write_atomically(
         &out.join("summary.csv"),
-        &report::summary::summary_csv(summary),
+        report::summary::summary_csv(summary),
     )?;
     write_atomically(
         &out.join("summary.md"),
-        &report::summary::summary_md(summary),
+        report::summary::summary_md(summary),
     )?;
     // Last: its presence means the folder is complete.
     write_atomically(
         &out.join("summary.json"),
-        &report::summary::summary_json_from(summary),
+        report::summary::summary_json_from(summary),
     )
 }
 

@@ -70,7 +70,12 @@ fn entries(root: &Path) -> io::Result<Vec<zip::Entry>> {
     let kit = work.path().join("kit");
     crate::handout::write(root, &kit)?;
     let mut files = Vec::new();
-    walk(&kit, Path::new(""), &mut files)?;
+    crate::files::walk(&kit, &|_| false, &mut |rel, folder| {
+        if !folder {
+            files.push(rel.to_path_buf());
+        }
+        Ok(())
+    })?;
     for rel in files {
         use std::os::unix::fs::PermissionsExt;
         let path = kit.join(&rel);
@@ -90,35 +95,12 @@ fn entries(root: &Path) -> io::Result<Vec<zip::Entry>> {
     Ok(out)
 }
 
-/// Every regular file below `dir`, relative to it, in name order.
-fn walk(dir: &Path, rel: &Path, out: &mut Vec<PathBuf>) -> io::Result<()> {
-    let mut names: Vec<_> = std::fs::read_dir(dir.join(rel))?
-        .map(|e| e.map(|e| e.file_name()))
-        .collect::<io::Result<_>>()?;
-    names.sort();
-    for name in names {
-        let rel = rel.join(name);
-        let meta = std::fs::symlink_metadata(dir.join(&rel))?;
-        if meta.is_dir() {
-            walk(dir, &rel, out)?;
-        } else if meta.is_file() {
-            out.push(rel);
-        }
-    }
-    Ok(())
-}
-
 /// `lab.sh gradescope OUT.zip`.
 pub fn package(root: &Path, out: &Path) -> u8 {
     let written = entries(root).and_then(|entries| {
         let mut bytes = Vec::new();
         zip::write(&mut bytes, &entries)?;
-        if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir)?;
-        }
-        let tmp = out.with_extension("zip-writing");
-        std::fs::write(&tmp, &bytes)?;
-        std::fs::rename(&tmp, out)?;
+        crate::files::write_atomically(out, &bytes)?;
         Ok((entries.len(), bytes.len()))
     });
     match written {
