@@ -1607,25 +1607,36 @@ fn a_gradescope_package_grades_in_a_stand_in_autograder_tree() {
         "Landlock is whole here: {output}"
     );
 
-    // A hostile submission forges a perfect result and leaves a child
-    // behind: the kit's result replaces the forgery, step 01 fails.
-    let forged = results.display().to_string();
+    // A hostile submission forges a perfect result, marks the tree and
+    // leaves a child behind. With Landlock its writes are refused; in a
+    // container without it they land (the container is the boundary), and
+    // still the kit's result replaces the forgery: step 01 fails.
+    let marker = root.join("hostile-was-here");
     let body = format!(
-        "let _ = std::fs::write({forged:?}, \"{{\\\"score\\\": 100}}\"); \
-         let _ = std::process::Command::new(\"sleep\").arg(\"613\").spawn(); return false;"
+        "let _ = std::fs::write({:?}, \"{{\\\"score\\\": 100}}\"); \
+         let _ = std::fs::write({:?}, \"x\"); \
+         let _ = std::process::Command::new(\"sleep\").arg(\"613\").spawn(); return false;",
+        results.display().to_string(),
+        marker.display().to_string(),
     );
-    let needle = "pub fn retryable(status: u16) -> bool {\n";
-    let hostile = reference.replace(
-        needle,
-        &format!("{needle}    if status == 503 {{ {body} }}\n"),
-    );
-    assert_ne!(hostile, reference);
-    let started = Instant::now();
-    let v = grade(&[("src/lib.rs", hostile)], &[]);
-    assert!(started.elapsed() < BUILD);
-    assert!(v["score"].as_u64().unwrap() < most, "{v:#}");
-    assert_eq!(v["tests"][0]["status"], "failed", "{v:#}");
-    assert!(v["tests"].as_array().unwrap().len() >= 8, "{v:#}");
+    let hostile = std::fs::read_to_string(hostile(kit.path(), "forger", &body)).unwrap();
+    for landlock in [true, false] {
+        let _ = std::fs::remove_file(&marker);
+        let env: &[(&str, &str)] = if landlock {
+            &[]
+        } else {
+            &[("LAB_PRETEND_LANDLOCK_ABI", "0")]
+        };
+        let started = Instant::now();
+        let v = grade(&[("src/lib.rs", hostile.clone())], env);
+        assert!(started.elapsed() < BUILD);
+        assert_eq!(marker.exists(), !landlock, "landlock: {landlock}");
+        assert!(v["score"].as_u64().unwrap() < most, "{v:#}");
+        assert_eq!(v["tests"][0]["status"], "failed", "{v:#}");
+        assert!(v["tests"].as_array().unwrap().len() >= 8, "{v:#}");
+        let noted = v["output"].as_str().unwrap().starts_with("Note:");
+        assert_eq!(noted, !landlock, "{v:#}");
+    }
     let left: Vec<_> = std::fs::read_dir("/proc")
         .unwrap()
         .flatten()
