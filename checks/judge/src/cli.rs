@@ -751,8 +751,7 @@ fn line_up(help: &str) -> String {
             .unwrap_or(0)
             + 2;
         for (name, text) in &block {
-            let pad = " ".repeat(column - display_width(name));
-            out += &format!("{name}{pad}{text}\n");
+            out += &format!("{}{text}\n", crate::render::padded(name, column));
         }
         at += block.len();
     }

@@ -446,17 +446,6 @@ fn write_summaries(out: &Path, summary: &report::summary::SummaryFile) -> std::i
 const NAME_COLUMNS: usize = 28;
 const MARK_COLUMNS: usize = 4;
 
-/// `text` and spaces up to `columns` terminal columns (wide characters
-/// take two), on the left or on the right.
-fn padded(text: &str, columns: usize, right: bool) -> String {
-    let gap = " ".repeat(columns.saturating_sub(crate::render::display_width(text)));
-    if right {
-        gap + text
-    } else {
-        format!("{text}{gap}")
-    }
-}
-
 /// A step's mark in a row, right-aligned in its columns.
 fn mark(s: StepStatus) -> String {
     let key = match s {
@@ -466,7 +455,7 @@ fn mark(s: StepStatus) -> String {
         StepStatus::NotBuilt => return "-".repeat(MARK_COLUMNS),
         StepStatus::NotAttempted => "grade.row.not_attempted",
     };
-    padded(&t(key), MARK_COLUMNS, true)
+    crate::render::right_aligned(&t(key), MARK_COLUMNS)
 }
 
 /// The console's line for one graded submission.
@@ -489,7 +478,7 @@ fn row(s: &SubmissionReport) -> String {
     );
     format!(
         "{} {:>3}/{:<3} {}  {build}{bonus}  {seconds}",
-        padded(&s.name, NAME_COLUMNS, false),
+        crate::render::padded(&s.name, NAME_COLUMNS),
         s.score,
         s.max_score,
         steps.join(" "),
@@ -884,8 +873,6 @@ mod tests {
         bob.advanced_build = AdvancedBuild::Ok;
         bob.bonus = 2;
         assert!(row(&bob).ends_with(" 10/30  pass FAIL todo  built  +2 bonus  (2.2 s)"));
-        assert_eq!(padded("n/a", 4, true), " n/a");
-        assert_eq!(padded("未试", 4, true), "未试");
     }
 
     fn subs(names: &[&str]) -> Vec<Submission> {

@@ -116,10 +116,6 @@ pub fn status_lines(
         .map(|s| (s, current_hash))
         .chain(advanced)
         .collect();
-    let pad = |text: &str, width: usize| {
-        let gap = width.saturating_sub(crate::render::display_width(text));
-        format!("{text}{}", " ".repeat(gap))
-    };
     let words = [
         t("status.passed"),
         t("status.failing"),
@@ -140,8 +136,8 @@ pub fn status_lines(
             };
             let mut line = format!(
                 "{step} {}  {}",
-                pad(function, function_width),
-                pad(word, word_width)
+                crate::render::padded(function, function_width),
+                crate::render::padded(word, word_width)
             );
             if let Some(at) = entry.checked_at {
                 line += &format!(

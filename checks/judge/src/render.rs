@@ -76,10 +76,7 @@ pub fn timeline(
     let rows = events.len().max(trace.events.len());
     let mut lines = vec![
         format!("    {}", t("timeline.title")),
-        format!(
-            "      #  {e_head}{}{g_head}",
-            " ".repeat(38usize.saturating_sub(display_width(&e_head)))
-        ),
+        format!("      #  {}{g_head}", padded(&e_head, 38)),
     ];
     let mut marked = false;
     for i in 0..rows {
@@ -178,7 +175,23 @@ fn crashed(exit: &Exit, stderr: &str) -> String {
     }
 }
 
-/// One failing case: input, expected, got (and for step 08 the timelines).
+/// `text`, then spaces up to `columns` terminal columns (wide characters
+/// take two); a wider text stays whole.
+pub fn padded(text: &str, columns: usize) -> String {
+    format!(
+        "{text}{}",
+        " ".repeat(columns.saturating_sub(display_width(text)))
+    )
+}
+
+/// Spaces, then `text`, up to `columns` terminal columns.
+pub fn right_aligned(text: &str, columns: usize) -> String {
+    format!(
+        "{}{text}",
+        " ".repeat(columns.saturating_sub(display_width(text)))
+    )
+}
+
 /// Columns a terminal gives `text`: East Asian wide characters take two.
 /// Punctuation such as `–` and `…` stays one column wide.
 pub fn display_width(text: &str) -> usize {
@@ -321,6 +334,10 @@ mod tests {
         assert_eq!(display_width("abc"), 3);
         assert_eq!(display_width("步骤"), 4);
         assert_eq!(display_width("（通过）"), 8);
+        assert_eq!(right_aligned("n/a", 4), " n/a");
+        assert_eq!(right_aligned("未试", 4), "未试");
+        assert_eq!(padded("王小明", 8), "王小明  ");
+        assert_eq!(padded("toolong", 4), "toolong");
         assert_eq!(display_width("–…—"), 3);
     }
 

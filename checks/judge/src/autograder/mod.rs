@@ -44,10 +44,7 @@ fn failed_results(output: &str) -> String {
 
 /// The package's files: the two scripts, then the kit's under `kit/`.
 fn entries(root: &Path) -> io::Result<Vec<zip::Entry>> {
-    let lang = match crate::catalog::active() {
-        crate::catalog::Lang::En => "en",
-        crate::catalog::Lang::Zh => "zh",
-    };
+    let lang = crate::catalog::code(crate::catalog::active());
     // The fallback sits inside single quotes in the shell script; JSON
     // allows `'` only inside strings, where \u0027 means the same.
     let no_kit = failed_results(&t("autograde.no_kit")).replace('\'', "\\u0027");
