@@ -14,7 +14,7 @@ use crate::render::display_width;
 use crate::suites::parse_step;
 use clap::error::{ContextKind, ContextValue, ErrorKind};
 use clap::{Arg, ArgAction, ArgMatches, ColorChoice};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 use std::path::PathBuf;
 use std::sync::Mutex;
 use std::time::Duration;
@@ -281,31 +281,22 @@ const LAST_OPTIONS: usize = 1000;
 
 const RESET: &str = "reset N|--all|--advanced";
 
-/// The words of the help texts: the active catalog, or the catalog of the
-/// language the command line asks for when that is not the active one (as
-/// in tests, which never select a catalog), with the steps' figures
-/// (`{core}`, `{advanced}`) filled in.
+/// The words of the help texts: the active catalog (chosen from `--lang`
+/// before parsing, see [`lang_asked`]), with the steps' figures (`{core}`,
+/// `{advanced}`) filled in.
 struct Words {
-    other: Option<BTreeMap<String, String>>,
     figures: Vec<(&'static str, String)>,
 }
 
 impl Words {
-    fn new(lang: Option<Lang>) -> Words {
-        let other = lang
-            .filter(|&l| l != crate::catalog::active())
-            .map(|l| crate::catalog::whole(l, &[]));
+    fn new() -> Words {
         Words {
-            other,
             figures: crate::suites::figures(),
         }
     }
 
     fn text(&self, key: &str) -> String {
-        let mut text = match &self.other {
-            None => crate::catalog::t(key),
-            Some(map) => map.get(key).cloned().unwrap_or_else(|| format!("[{key}]")),
-        };
+        let mut text = crate::catalog::t(key);
         for (name, value) in &self.figures {
             text = text.replace(&format!("{{{name}}}"), &value.replace('–', "-"));
         }
@@ -692,7 +683,7 @@ fn template(w: &Words, positionals: bool) -> String {
 
 /// Parses the arguments after the program name.
 pub fn parse(args: &[String]) -> Result<Cli, String> {
-    parse_in(&Words::new(lang_asked(args)), args)
+    parse_in(&Words::new(), args)
 }
 
 fn parse_in(w: &Words, args: &[String]) -> Result<Cli, String> {
@@ -883,10 +874,14 @@ mod tests {
         assert_eq!(c.limits.case, Duration::from_millis(500));
     }
 
+    /// A command's help, in the language its line asks for: the catalog is
+    /// chosen before parsing, as `lib::run` does.
     fn help_for(line: &str) -> String {
-        match parse(&args(line)).map(|c| c.command) {
+        let line = args(line);
+        let lang = lang_asked(&line).unwrap_or(Lang::En);
+        match crate::catalog::scoped(lang, || parse(&line)).map(|c| c.command) {
             Ok(Command::HelpFor(text)) => text,
-            other => panic!("{line}: {other:?}"),
+            other => panic!("{line:?}: {other:?}"),
         }
     }
 
