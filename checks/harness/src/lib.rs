@@ -1,8 +1,10 @@
-//! The runners' shared loop: `RUNNER CASES OUTCOMES FROM [careful]`.
+//! The runners' shared loop: `RUNNER FROM [careful]`.
 //!
-//! Reads the cases file, calls the runner's dispatch function for cases
-//! FROM.., and appends one outcome line per case (see `sink` for when lines
-//! are flushed; `careful` flushes each one). It reports, it never judges:
+//! Reads the cases from descriptor [`wire::CASES_FD`] (from its start),
+//! calls the runner's dispatch function for cases FROM.., and appends one
+//! outcome line per case to descriptor [`wire::OUTCOMES_FD`] (see `sink`
+//! for when lines are flushed; `careful` flushes each one). The runner
+//! opens no file by name: the judge hands it everything. It reports, it never judges:
 //! every expectation lives in the judge, in another process. The core runner
 //! and the advanced runner differ only in their dispatch functions.
 
@@ -27,16 +29,31 @@ thread_local! {
 /// when it recognised its arguments.
 pub type Mode = fn(&[String]) -> Option<Result<(), String>>;
 
-/// The runner's `main`. The judge's secret for this runner is read and
-/// deleted before any learner code runs: only the runner itself can then
-/// sign its own failures, so a submission cannot pass its crash off as a
-/// broken kit.
+/// A descriptor the judge handed this runner, taken over (`None` when that
+/// number is not open, as in the live modes, which get no cases).
+fn handed(fd: i32) -> Option<std::fs::File> {
+    use std::os::fd::FromRawFd;
+    // SAFETY: F_GETFD only asks whether the number is open.
+    if unsafe { libc::fcntl(fd, libc::F_GETFD) } < 0 {
+        return None;
+    }
+    // SAFETY: the judge opened `fd` for this process alone, and nothing
+    // else in the runner owns it.
+    Some(unsafe { std::fs::File::from_raw_fd(fd) })
+}
+
+/// The runner's `main`. The judge's secret for this runner is read (and
+/// its pipe closed) before any learner code runs: only the runner itself
+/// can then sign its own failures, so a submission cannot pass its crash
+/// off as a broken kit.
 pub fn serve(name: &str, dispatch: fn(Call) -> Observed, mode: Mode) -> ExitCode {
-    let token = std::env::var_os("LAB_RUNNER_TOKEN_FILE").map_or_else(String::new, |path| {
-        let token = std::fs::read_to_string(&path).unwrap_or_default();
-        let _ = std::fs::remove_file(&path);
+    let token = handed(wire::TOKEN_FD).map_or_else(String::new, |mut pipe| {
+        use std::io::Read;
+        let mut token = String::new();
+        let _ = (&mut pipe).take(256).read_to_string(&mut token);
         token
     });
+    refuse_other_programs();
     let args: Vec<String> = std::env::args().skip(1).collect();
     // Learner code runs on a thread of the runner's own making, with the
     // main thread's usual 8 MiB of stack: the runner is jailed without
@@ -60,22 +77,82 @@ pub fn serve(name: &str, dispatch: fn(Call) -> Observed, mode: Mode) -> ExitCode
     }
 }
 
+/// Refuses this process every later execve and execveat (EPERM), before
+/// any learner code is called: the judge's jail already lets a runner
+/// execute only its own binary and its dynamic loader, and this closes the
+/// loader too (which would start any file the runner can read). The judge
+/// sets no-new-privileges before the runner starts, which this needs; where
+/// the filter cannot be installed the jail's other layers remain.
+fn refuse_other_programs() {
+    #[cfg(all(
+        target_os = "linux",
+        any(target_arch = "x86_64", target_arch = "aarch64")
+    ))]
+    {
+        use libc::*;
+        const ARCH: u32 = if cfg!(target_arch = "x86_64") {
+            0xC000_003E
+        } else {
+            0xC000_00B7
+        };
+        let stmt = |code: u32, k: u32| sock_filter {
+            code: code as u16,
+            jt: 0,
+            jf: 0,
+            k,
+        };
+        let jeq = |k: u32, jt: u8, jf: u8| sock_filter {
+            code: (BPF_JMP | BPF_JEQ | BPF_K) as u16,
+            jt,
+            jf,
+            k,
+        };
+        let mut program = [
+            stmt(BPF_LD | BPF_W | BPF_ABS, 4),
+            jeq(ARCH, 0, 4),
+            stmt(BPF_LD | BPF_W | BPF_ABS, 0),
+            jeq(SYS_execve as u32, 2, 0),
+            jeq(SYS_execveat as u32, 1, 0),
+            stmt(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+            stmt(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM as u32),
+        ];
+        let fprog = sock_fprog {
+            len: program.len() as u16,
+            filter: program.as_mut_ptr(),
+        };
+        // SAFETY: the program lives across the call; the kernel copies it.
+        unsafe {
+            prctl(
+                PR_SET_SECCOMP,
+                SECCOMP_MODE_FILTER,
+                &fprog as *const sock_fprog,
+            );
+        }
+    }
+}
+
 /// A mode for runners that have no other.
 pub fn no_other_mode(_: &[String]) -> Option<Result<(), String>> {
     None
 }
 
 fn run(args: &[String], dispatch: fn(Call) -> Observed) -> Result<(), String> {
-    let (cases, outcomes, from, careful) = match args {
-        [cases, outcomes, from] => (cases, outcomes, from, false),
-        [cases, outcomes, from, mode] if mode == "careful" => (cases, outcomes, from, true),
-        _ => return Err("usage: RUNNER CASES OUTCOMES FROM [careful]".into()),
+    let (from, careful) = match args {
+        [from] => (from, false),
+        [from, mode] if mode == "careful" => (from, true),
+        _ => {
+            return Err(
+                "usage: RUNNER FROM [careful] (cases on descriptor 3, outcomes on 4)".into(),
+            )
+        }
     };
     let from: usize = from
         .parse()
         .map_err(|_| format!("bad start index {from:?}"))?;
-    let file = std::fs::File::open(cases).map_err(|e| format!("cannot open {cases}: {e}"))?;
-    let mut lines = BufReader::new(file).lines();
+    let mut cases = handed(wire::CASES_FD).ok_or("no cases on descriptor 3")?;
+    // The judge hands one sealed file to each runner of a suite in turn.
+    std::io::Seek::rewind(&mut cases).map_err(|e| format!("cannot read the cases: {e}"))?;
+    let mut lines = BufReader::new(cases).lines();
     let header = lines
         .next()
         .ok_or("empty cases file")?
@@ -84,11 +161,7 @@ fn run(args: &[String], dispatch: fn(Call) -> Observed) -> Result<(), String> {
     if header.protocol != PROTOCOL {
         return Err(format!("protocol {} is not {PROTOCOL}", header.protocol));
     }
-    let file = std::fs::OpenOptions::new()
-        .append(true)
-        .create(true)
-        .open(outcomes)
-        .map_err(|e| format!("cannot open {outcomes}: {e}"))?;
+    let file = handed(wire::OUTCOMES_FD).ok_or("no outcomes file on descriptor 4")?;
     let mut out = sink::Sink::new(file, careful).map_err(|e| e.to_string())?;
     // Panics are reported as outcomes; the default hook would only add noise.
     panic::set_hook(Box::new(|info| {

@@ -37,15 +37,13 @@ fn not_in_a_clone(rel: &Path) -> bool {
 
 /// Runs a command in `dir` with `target`, returning its wall time.
 fn timed(dir: &Path, target: &Path, program: &str, args: &[&str]) -> Result<f64, String> {
-    let logs = tempfile::tempdir().map_err(|e| e.to_string())?;
     let mut cmd = Command::new(program);
     cmd.args(args)
         .current_dir(dir)
         .env("CARGO_TARGET_DIR", target)
         .env_remove("LAB_ROOT");
     let start = Instant::now();
-    let (exit, captured) =
-        spawn::run_tool(&mut cmd, logs.path(), "bench", LIMIT, None).map_err(|e| e.to_string())?;
+    let (exit, captured) = spawn::run_tool(&mut cmd, LIMIT, None).map_err(|e| e.to_string())?;
     let seconds = start.elapsed().as_secs_f64();
     match exit {
         // check exits 1 when a step fails; the bench only needs it to finish.
@@ -108,14 +106,13 @@ fn after_touching(
 fn peak_kib(dir: &Path, target: &Path) -> Result<u64, String> {
     let file = tempfile::NamedTempFile::new().map_err(|e| e.to_string())?;
     let judge = target.join("debug/lab-judge");
-    let logs = tempfile::tempdir().map_err(|e| e.to_string())?;
     let mut cmd = Command::new(judge);
     cmd.args(["check", "--seed", "1"])
         .current_dir(dir)
         .env("LAB_ROOT", dir)
         .env("CARGO_TARGET_DIR", target);
     cmd.env("LAB_PEAK_FILE", file.path());
-    spawn::run_tool(&mut cmd, logs.path(), "peak", LIMIT, None).map_err(|e| e.to_string())?;
+    spawn::run_tool(&mut cmd, LIMIT, None).map_err(|e| e.to_string())?;
     let text = std::fs::read_to_string(file.path()).map_err(|e| e.to_string())?;
     text.trim()
         .parse()

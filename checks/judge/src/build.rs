@@ -244,7 +244,7 @@ fn cargo_build_all(
 fn cargo(
     dir: &Path,
     target: &Path,
-    log_dir: &Path,
+    _log_dir: &Path,
     packages: &[&str],
     limit: Duration,
 ) -> Result<(Exit, String), BuildError> {
@@ -264,7 +264,7 @@ fn cargo(
     std::fs::create_dir_all(&tmp)?;
     let (read, also) = sources(dir)?;
     let jail = crate::sandbox::build(&read, target, &tmp, &also)?;
-    let (exit, captured) = spawn::run_tool(&mut cmd, log_dir, "cargo-build", limit, Some(jail))?;
+    let (exit, captured) = spawn::run_tool(&mut cmd, limit, Some(jail))?;
     Ok((exit, spawn::excerpt(&captured.stderr, 256 << 10)))
 }
 

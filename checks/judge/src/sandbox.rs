@@ -120,6 +120,11 @@ pub struct Policy {
     pub write: Vec<PathBuf>,
     /// TCP ports it may connect to (none: no TCP at all).
     pub connect: Vec<u16>,
+    /// Execute only what `read` names: the system's libraries may be
+    /// loaded but not run as programs, and nothing beneath `write` may be
+    /// run (a runner). A build runs the linker's helpers and the build
+    /// scripts it compiles, so it leaves this off.
+    pub execute_only_read: bool,
 }
 
 /// Resource limits of a jailed program.
@@ -144,6 +149,14 @@ pub struct Jail {
     env: Vec<(OsString, OsString)>,
     /// A seccomp filter that refuses new processes (threads stay allowed).
     no_fork: Option<Filter>,
+    /// Descriptors the program gets, each under its number; every other
+    /// descriptor above 2 is closed when it starts.
+    handed: Vec<(OwnedFd, i32)>,
+    /// Who the program runs as: a user of its own, or a user namespace of
+    /// its own (see [`Identity`]); `None` leaves it as the judge is.
+    identity: Option<Becomes>,
+    /// Most threads (and processes) the program may have at once.
+    threads: Option<u64>,
 }
 
 /// Folders every dynamically linked program needs to start.
@@ -167,13 +180,23 @@ impl Jail {
             limits,
             env,
             no_fork: None,
+            handed: Vec::new(),
+            identity: None,
+            threads: None,
         })
+    }
+
+    /// Hands `fd` to the jailed program as its descriptor number `at`
+    /// (3 and up); it gets no other descriptor of the judge's but 0, 1, 2.
+    pub fn hand(mut self, fd: OwnedFd, at: i32) -> Jail {
+        self.handed.push((fd, at));
+        self
     }
 
     /// Refuses the jailed program every new process (threads stay allowed),
     /// where seccomp filters are known for this architecture.
-    pub fn without_new_processes(mut self) -> Jail {
-        let filter = no_fork_filter();
+    pub fn without_new_processes(mut self, sockets: Sockets) -> Jail {
+        let filter = no_fork_filter(sockets);
         self.no_fork = (!filter.program.is_empty()).then_some(filter);
         self
     }
@@ -193,12 +216,32 @@ impl Jail {
             ruleset,
             limits,
             mut no_fork,
+            handed,
+            identity,
+            threads,
             ..
         } = self;
-        // SAFETY: the closure only makes system calls (setrlimit, prctl,
+        // Where each handed descriptor waits, above every number it may be
+        // handed under, before it takes its place (filled in the child).
+        let mut parked: Vec<i32> = vec![-1; handed.len()];
+        // SAFETY: the closure only makes system calls (fcntl, dup2,
+        // close_range, setrlimit, setgroups, setgid, setuid, unshare, prctl,
         // landlock_restrict_self), all async-signal-safe; it allocates nothing.
         unsafe {
             cmd.pre_exec(move || {
+                for (i, (fd, _)) in handed.iter().enumerate() {
+                    parked[i] = libc::fcntl(fd.as_raw_fd(), libc::F_DUPFD_CLOEXEC, 64);
+                    if parked[i] < 0 {
+                        return Err(io::Error::last_os_error());
+                    }
+                }
+                close_at_exec_from(3);
+                for (i, (_, at)) in handed.iter().enumerate() {
+                    // dup2 leaves the new number open across exec.
+                    if libc::dup2(parked[i], *at) < 0 {
+                        return Err(io::Error::last_os_error());
+                    }
+                }
                 let set = |resource, value: u64| {
                     let rl = libc::rlimit {
                         rlim_cur: value,
@@ -213,6 +256,24 @@ impl Jail {
                 set(libc::RLIMIT_AS, limits.address_space)?;
                 set(libc::RLIMIT_FSIZE, limits.file_size)?;
                 set(libc::RLIMIT_CPU, limits.cpu_seconds)?;
+                // A user of its own: no capability is left, and the kernel
+                // counts its threads apart from everyone's. A user
+                // namespace of its own is refused where the system allows
+                // none: the program then runs as the judge.
+                if let Some(Becomes::User(id)) = identity {
+                    if libc::setgroups(0, std::ptr::null()) != 0
+                        || libc::setgid(id) != 0
+                        || libc::setuid(id) != 0
+                    {
+                        return Err(io::Error::last_os_error());
+                    }
+                }
+                if let Some(Becomes::Namespace) = identity {
+                    libc::unshare(libc::CLONE_NEWUSER);
+                }
+                if let Some(n) = threads {
+                    set(libc::RLIMIT_NPROC, n)?;
+                }
                 if libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 {
                     return Err(io::Error::last_os_error());
                 }
@@ -240,6 +301,146 @@ impl Jail {
                 Ok(())
             });
         }
+    }
+}
+
+/// Marks every descriptor from `first` up to be closed when the program
+/// starts (close_range, Linux 5.11; one by one before that). Async-signal-safe.
+fn close_at_exec_from(first: u32) {
+    const CLOSE_RANGE_CLOEXEC: libc::c_uint = 1 << 2;
+    // SAFETY: close_range and fcntl only change this process's descriptor flags.
+    unsafe {
+        if libc::syscall(libc::SYS_close_range, first, u32::MAX, CLOSE_RANGE_CLOEXEC) == 0 {
+            return;
+        }
+        let mut rl = libc::rlimit {
+            rlim_cur: 0,
+            rlim_max: 0,
+        };
+        let top = if libc::getrlimit(libc::RLIMIT_NOFILE, &mut rl) == 0 {
+            rl.rlim_cur.min(1 << 16) as i32
+        } else {
+            1024
+        };
+        for fd in first as i32..top {
+            libc::fcntl(fd, libc::F_SETFD, libc::FD_CLOEXEC);
+        }
+    }
+}
+
+/// What a jailed program runs as.
+#[derive(Debug, Clone, Copy)]
+enum Becomes {
+    /// This user and group id (the judge runs as root).
+    User(libc::uid_t),
+    /// A user namespace of its own (the judge is an ordinary user).
+    Namespace,
+}
+
+/// Most threads a runner may have at once, its own three (main, learner
+/// code's, the outcome flusher) included. The kernel counts threads per
+/// user (per user namespace), so each runner gets a user of its own.
+pub const RUNNER_THREADS: u64 = 64;
+
+/// A user id of the judge's own for one runner while it lives (the judge
+/// runs as root). Ids are taken from a block this judge chose at random far
+/// above the system's users, one per runner alive at once, and given back
+/// when dropped (after the runner and every thread of it are gone).
+pub struct Identity {
+    pub uid: libc::uid_t,
+    slot: usize,
+}
+
+static IDENTITIES: [AtomicBool; 256] = [const { AtomicBool::new(false) }; 256];
+
+fn identity_base() -> libc::uid_t {
+    static BASE: OnceLock<libc::uid_t> = OnceLock::new();
+    *BASE.get_or_init(|| {
+        let nonce = crate::rng::nonce();
+        let mixed = nonce.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+            (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
+        });
+        // 0x2000_0000 to 0x6000_0000, a multiple of 256: no system user
+        // and no container's mapped range lives there.
+        0x2000_0000 + ((mixed % 0x40_0000) as libc::uid_t) * 256
+    })
+}
+
+impl Identity {
+    fn take() -> Option<Identity> {
+        let slot = IDENTITIES.iter().position(|s| {
+            s.compare_exchange(false, true, Ordering::SeqCst, Ordering::SeqCst)
+                .is_ok()
+        })?;
+        Some(Identity {
+            uid: identity_base() + slot as libc::uid_t,
+            slot,
+        })
+    }
+}
+
+impl Drop for Identity {
+    fn drop(&mut self) {
+        IDENTITIES[self.slot].store(false, Ordering::SeqCst);
+    }
+}
+
+/// Whether every folder above `path` lets others through and `path` lets
+/// others read and run it: what a runner with a user of its own needs to
+/// start `path`.
+fn others_may_run(path: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    let mode = |p: &Path| std::fs::metadata(p).map_or(0, |m| m.permissions().mode());
+    mode(path) & 0o005 == 0o005
+        && path
+            .ancestors()
+            .skip(1)
+            .filter(|a| !a.as_os_str().is_empty())
+            .all(|a| mode(a) & 0o001 != 0)
+}
+
+/// A runner's own folder: fresh and empty, its current directory and
+/// TMPDIR, the only place it may write. It sits inside a folder of the
+/// judge's that only the judge may enter, and, where the runner gets a user
+/// of its own, belongs to that user. Dropped (and removed) after the runner.
+pub struct RunnerHome {
+    pub dir: PathBuf,
+    becomes: Option<Becomes>,
+    _identity: Option<Identity>,
+    _top: tempfile::TempDir,
+}
+
+impl RunnerHome {
+    /// A home for a runner that will start `exe`.
+    pub fn new(exe: &Path) -> io::Result<RunnerHome> {
+        let top = tempfile::Builder::new()
+            .prefix("retry-lab-run-")
+            .tempdir()?;
+        let dir = top.path().join("home");
+        std::fs::create_dir(&dir)?;
+        // SAFETY: geteuid only returns a number.
+        let root = unsafe { libc::geteuid() } == 0;
+        let identity = if root && !unsandboxed() && others_may_run(exe) {
+            Identity::take()
+        } else {
+            None
+        };
+        let becomes = match &identity {
+            Some(id) => {
+                std::os::unix::fs::chown(&dir, Some(id.uid), Some(id.uid))?;
+                Some(Becomes::User(id.uid))
+            }
+            // Root without a usable user still loses its capabilities in a
+            // namespace of its own (its threads are then not counted apart).
+            None if !unsandboxed() => Some(Becomes::Namespace),
+            None => None,
+        };
+        Ok(RunnerHome {
+            dir,
+            becomes,
+            _identity: identity,
+            _top: top,
+        })
     }
 }
 
@@ -383,13 +584,18 @@ fn build_ruleset(policy: &Policy, abi: i32) -> io::Result<OwnedFd> {
         }
         Ok(())
     };
-    let mut read_paths: Vec<PathBuf> = SYSTEM_LIBS.iter().map(PathBuf::from).collect();
-    read_paths.push("/etc/ld.so.cache".into());
-    read_paths.extend(policy.read.iter().cloned());
-    beneath(&read_paths, READ)?;
+    let mut libraries: Vec<PathBuf> = SYSTEM_LIBS.iter().map(PathBuf::from).collect();
+    libraries.push("/etc/ld.so.cache".into());
+    let (libraries_access, write_access) = if policy.execute_only_read {
+        (READ_FILE | READ_DIR, all(abi) & !EXECUTE)
+    } else {
+        (READ, all(abi))
+    };
+    beneath(&libraries, libraries_access)?;
+    beneath(&policy.read, READ)?;
     let mut write_paths = policy.write.clone();
     write_paths.push("/dev/null".into());
-    beneath(&write_paths, all(abi))?;
+    beneath(&write_paths, write_access)?;
     if abi >= 4 {
         for port in &policy.connect {
             let rule = NetPortAttr {
@@ -402,15 +608,30 @@ fn build_ruleset(policy: &Policy, abi: i32) -> io::Result<OwnedFd> {
     Ok(ruleset)
 }
 
+/// Which sockets a runner may open.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Sockets {
+    /// None at all: no UDP, no Unix sockets (pathname or abstract), no
+    /// TCP, no raw or netlink sockets.
+    None,
+    /// TCP over IPv4 or IPv6 only (Landlock then limits the ports).
+    Tcp,
+}
+
 /// A seccomp program for runners. It answers EPERM to every way of
-/// starting a new process (fork, vfork, clone without CLONE_THREAD) and to
-/// changing a file's times, mode, owner or extended attributes (which
-/// Landlock does not govern: a runner could otherwise date a slot's cargo
-/// fingerprints into the future, or take the execute bit off the judge),
-/// and ENOSYS to clone3, whose flags it cannot see (the C library then
-/// falls back to clone for threads). System calls of another ABI are refused.
+/// starting a new process (fork, vfork, clone without CLONE_THREAD) or
+/// another program from a descriptor (execveat, memfd_create), to io_uring
+/// (whose operations no filter sees), to changing a file's times, mode,
+/// owner or extended attributes (which Landlock does not govern: a runner
+/// could otherwise date a slot's cargo fingerprints into the future, or
+/// take the execute bit off the judge), to namespaces, mounts, tracing,
+/// other processes' memory, BPF, kernel keys and modules, to raising its
+/// priority or setting a resource limit (reading one stays allowed), and to
+/// every socket `sockets` does not allow; ENOSYS to clone3, whose flags it
+/// cannot see (the C library then falls back to clone for threads). System
+/// calls of another ABI are refused.
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-fn no_fork_filter() -> Filter {
+fn no_fork_filter(sockets: Sockets) -> Filter {
     use libc::*;
     const ARCH: u32 = if cfg!(target_arch = "x86_64") {
         0xC000_003E // AUDIT_ARCH_X86_64
@@ -419,44 +640,84 @@ fn no_fork_filter() -> Filter {
     };
     /// fchmodat2 has one number on every architecture (Linux 6.6).
     const SYS_FCHMODAT2: c_long = 452;
+    /// Numbers shared by every architecture since Linux 5.1.
+    const SYS_IO_URING_SETUP: c_long = 425;
+    const SYS_IO_URING_ENTER: c_long = 426;
+    const SYS_IO_URING_REGISTER: c_long = 427;
+    const SYS_OPEN_TREE: c_long = 428;
+    const SYS_MOVE_MOUNT: c_long = 429;
+    const SYS_FSOPEN: c_long = 430;
+    const SYS_FSCONFIG: c_long = 431;
+    const SYS_FSMOUNT: c_long = 432;
+    const SYS_FSPICK: c_long = 433;
+    const SYS_MOUNT_SETATTR: c_long = 442;
+    const SYS_MEMFD_SECRET: c_long = 447;
+    // The same on both architectures (their own numbers, libc's names).
+    let mut refused: Vec<c_long> = vec![
+        SYS_execveat,
+        SYS_memfd_create,
+        SYS_MEMFD_SECRET,
+        SYS_IO_URING_SETUP,
+        SYS_IO_URING_ENTER,
+        SYS_IO_URING_REGISTER,
+        SYS_utimensat,
+        SYS_fchmod,
+        SYS_fchmodat,
+        SYS_FCHMODAT2,
+        SYS_fchown,
+        SYS_fchownat,
+        SYS_setxattr,
+        SYS_lsetxattr,
+        SYS_fsetxattr,
+        SYS_removexattr,
+        SYS_lremovexattr,
+        SYS_fremovexattr,
+        SYS_unshare,
+        SYS_setns,
+        SYS_mount,
+        SYS_umount2,
+        SYS_pivot_root,
+        SYS_chroot,
+        SYS_OPEN_TREE,
+        SYS_MOVE_MOUNT,
+        SYS_FSOPEN,
+        SYS_FSCONFIG,
+        SYS_FSMOUNT,
+        SYS_FSPICK,
+        SYS_MOUNT_SETATTR,
+        SYS_ptrace,
+        SYS_process_vm_readv,
+        SYS_process_vm_writev,
+        SYS_bpf,
+        SYS_perf_event_open,
+        SYS_userfaultfd,
+        SYS_keyctl,
+        SYS_add_key,
+        SYS_request_key,
+        SYS_name_to_handle_at,
+        SYS_open_by_handle_at,
+        SYS_init_module,
+        SYS_finit_module,
+        SYS_delete_module,
+        SYS_kexec_load,
+        SYS_setpriority,
+        SYS_sched_setscheduler,
+        SYS_sched_setparam,
+        SYS_sched_setattr,
+        SYS_socketpair,
+    ];
     #[cfg(target_arch = "x86_64")]
-    let refused: Vec<c_long> = vec![
+    refused.extend([
         SYS_fork,
         SYS_vfork,
         SYS_utime,
         SYS_utimes,
         SYS_futimesat,
-        SYS_utimensat,
         SYS_chmod,
-        SYS_fchmod,
-        SYS_fchmodat,
-        SYS_FCHMODAT2,
         SYS_chown,
-        SYS_fchown,
         SYS_lchown,
-        SYS_fchownat,
-        SYS_setxattr,
-        SYS_lsetxattr,
-        SYS_fsetxattr,
-        SYS_removexattr,
-        SYS_lremovexattr,
-        SYS_fremovexattr,
-    ];
-    #[cfg(target_arch = "aarch64")]
-    let refused: Vec<c_long> = vec![
-        SYS_utimensat,
-        SYS_fchmod,
-        SYS_fchmodat,
-        SYS_FCHMODAT2,
-        SYS_fchown,
-        SYS_fchownat,
-        SYS_setxattr,
-        SYS_lsetxattr,
-        SYS_fsetxattr,
-        SYS_removexattr,
-        SYS_lremovexattr,
-        SYS_fremovexattr,
-    ];
+        SYS_setrlimit,
+    ]);
     let stmt = |code: u32, k: u32| sock_filter {
         code: code as u16,
         jt: 0,
@@ -505,6 +766,35 @@ fn no_fork_filter() -> Filter {
         program.push(jump(BPF_JEQ, nr as u32, 0, 1));
         program.push(errno(EPERM));
     }
+    // prlimit64 only reads (its new limit is NULL): the C library asks for
+    // the stack's limit when it starts.
+    program.extend([
+        jump(BPF_JEQ, SYS_prlimit64 as u32, 0, 6),
+        load(32),
+        jump(BPF_JEQ, 0, 0, 2),
+        load(36),
+        jump(BPF_JEQ, 0, 1, 0),
+        errno(EPERM),
+        allow,
+    ]);
+    // socket: nothing, or TCP only (a stream socket of IPv4 or IPv6).
+    match sockets {
+        Sockets::None => program.extend([jump(BPF_JEQ, SYS_socket as u32, 0, 1), errno(EPERM)]),
+        Sockets::Tcp => program.extend([
+            jump(BPF_JEQ, SYS_socket as u32, 0, 7),
+            load(16),
+            jump(BPF_JEQ, AF_INET as u32, 1, 0),
+            jump(BPF_JEQ, AF_INET6 as u32, 0, 3),
+            load(24),
+            // The type without SOCK_NONBLOCK and SOCK_CLOEXEC.
+            stmt(BPF_ALU | BPF_AND | BPF_K, 0xF),
+            jump(BPF_JEQ, SOCK_STREAM as u32, 1, 0),
+            errno(EPERM),
+        ]),
+    }
+    // After the socket check the accumulator may hold an argument: load the
+    // number again.
+    program.push(load(0));
     program.extend([
         jump(BPF_JEQ, SYS_clone3 as u32, 0, 1),
         errno(ENOSYS),
@@ -534,7 +824,7 @@ fn no_fork_filter() -> Filter {
 }
 
 #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
-fn no_fork_filter() -> Filter {
+fn no_fork_filter(_: Sockets) -> Filter {
     Filter {
         program: Vec::new(),
         pid_at: 0,
@@ -562,22 +852,77 @@ pub fn runner_limits(cpu_seconds: u64) -> Rlimits {
     }
 }
 
-/// The jail of a runner: it may execute `exe`, read the system's shared
-/// libraries, and read and write `dir` (its own fresh folder, which is
-/// also its TMPDIR); TCP only to the ports in `connect` (none at all when
-/// it is empty), and no binding of any port.
-pub fn runner(exe: &Path, dir: &Path, connect: &[u16], limits: Rlimits) -> io::Result<Jail> {
+/// The ELF interpreter `exe` names (its dynamic loader), if any: the one
+/// file besides `exe` that starting it executes.
+fn interpreter(exe: &Path) -> Option<PathBuf> {
+    use std::os::unix::fs::FileExt;
+    let file = std::fs::File::open(exe).ok()?;
+    let mut head = [0u8; 64];
+    file.read_exact_at(&mut head, 0).ok()?;
+    // A little-endian ELF64 file (x86-64, AArch64).
+    if &head[..4] != b"\x7fELF" || head[4] != 2 || head[5] != 1 {
+        return None;
+    }
+    let u16_at = |b: &[u8], at: usize| u16::from_le_bytes([b[at], b[at + 1]]);
+    let u64_at =
+        |b: &[u8], at: usize| u64::from_le_bytes(b[at..at + 8].try_into().unwrap_or([0; 8]));
+    let (phoff, phentsize, phnum) = (
+        u64_at(&head, 0x20),
+        u16_at(&head, 0x36),
+        u16_at(&head, 0x38),
+    );
+    if phentsize < 56 {
+        return None;
+    }
+    for i in 0..u64::from(phnum) {
+        let mut ph = [0u8; 56];
+        file.read_exact_at(&mut ph, phoff + i * u64::from(phentsize))
+            .ok()?;
+        const PT_INTERP: u32 = 3;
+        if u32::from_le_bytes([ph[0], ph[1], ph[2], ph[3]]) == PT_INTERP {
+            let (offset, size) = (u64_at(&ph, 8), u64_at(&ph, 32));
+            let mut name = vec![0u8; size.min(4096) as usize];
+            file.read_exact_at(&mut name, offset).ok()?;
+            let end = name.iter().position(|b| *b == 0).unwrap_or(name.len());
+            use std::os::unix::ffi::OsStrExt;
+            return Some(PathBuf::from(std::ffi::OsStr::from_bytes(&name[..end])));
+        }
+    }
+    None
+}
+
+/// The jail of a runner started from `exe` in `home`: it may execute `exe`
+/// and its dynamic loader and nothing else (the system's shared libraries
+/// are loaded, never run; nothing it writes can be run), read and write
+/// its own folder (also its TMPDIR), and no other file. With ports in
+/// `connect` it may open TCP sockets and connect to those ports only;
+/// with none it may open no socket at all. It starts no process, runs as
+/// a user (or in a user namespace) of its own with at most
+/// [`RUNNER_THREADS`] threads, and gets no descriptor of the judge's but
+/// those handed to it.
+pub fn runner(exe: &Path, home: &RunnerHome, connect: &[u16], limits: Rlimits) -> io::Result<Jail> {
+    let mut read = vec![exe.to_path_buf()];
+    read.extend(interpreter(exe));
     let policy = Policy {
-        read: vec![exe.to_path_buf()],
-        write: vec![dir.to_path_buf()],
+        read,
+        write: vec![home.dir.clone()],
         connect: connect.to_vec(),
+        execute_only_read: true,
     };
-    Ok(Jail::new(
+    let sockets = if connect.is_empty() {
+        Sockets::None
+    } else {
+        Sockets::Tcp
+    };
+    let mut jail = Jail::new(
         &policy,
         limits,
-        vec![("TMPDIR".into(), dir.as_os_str().to_os_string())],
+        vec![("TMPDIR".into(), home.dir.as_os_str().to_os_string())],
     )?
-    .without_new_processes())
+    .without_new_processes(sockets);
+    jail.identity = home.becomes;
+    jail.threads = Some(RUNNER_THREADS);
+    Ok(jail)
 }
 
 /// Where the Rust toolchain lives, for a build's jail and environment.
@@ -652,6 +997,7 @@ pub fn build(sources: &[PathBuf], target: &Path, tmp: &Path, also: &[PathBuf]) -
         read,
         write,
         connect: Vec::new(),
+        execute_only_read: false,
     };
     let mut env = tc.env.clone();
     env.push(("CARGO_TARGET_DIR".into(), target.as_os_str().to_os_string()));
@@ -682,7 +1028,6 @@ mod tests {
     /// stdout followed by its stderr.
     fn in_jail(script: &str, jail: Jail) -> (crate::spawn::Exit, String) {
         use crate::spawn::{self, Watch};
-        let logs = tempfile::tempdir().unwrap();
         let watch = Watch {
             idle: std::time::Duration::from_secs(20),
             deadline: std::time::Instant::now() + std::time::Duration::from_secs(20),
@@ -690,8 +1035,7 @@ mod tests {
         };
         let mut cmd = Command::new("/bin/sh");
         cmd.args(["-c", script]);
-        let (exit, captured) =
-            spawn::supervise(&mut cmd, logs.path(), "t", watch, Some(jail), || false).unwrap();
+        let (exit, captured) = spawn::supervise(&mut cmd, watch, Some(jail), || false).unwrap();
         let text = spawn::excerpt(&captured.stdout, 4096) + &captured.stderr_excerpt(4096);
         (exit, text)
     }
@@ -704,10 +1048,11 @@ mod tests {
             read: vec!["/bin".into(), "/usr".into(), read.to_path_buf()],
             write: vec![write.to_path_buf()],
             connect: Vec::new(),
+            execute_only_read: false,
         };
         let mut jail = Jail::new(&policy, limits(), Vec::new()).unwrap();
         if no_fork {
-            jail = jail.without_new_processes();
+            jail = jail.without_new_processes(Sockets::None);
         }
         match in_jail(script, jail) {
             (Exit::Success, text) => (0, text),
@@ -769,6 +1114,9 @@ mod tests {
             limits: limits(),
             env: Vec::new(),
             no_fork: None,
+            handed: Vec::new(),
+            identity: None,
+            threads: None,
         }
     }
 
@@ -780,6 +1128,7 @@ mod tests {
             read: vec!["/bin".into(), "/usr".into(), open.clone()],
             write: vec![own.clone()],
             connect: Vec::new(),
+            execute_only_read: false,
         };
         for abi in 1..=abi() {
             let script = format!("cat {}/f > {}/g", open.display(), own.display());
@@ -810,6 +1159,7 @@ mod tests {
             read: vec!["/bin".into(), "/usr".into(), open],
             write: vec![own],
             connect: vec![port(&given)],
+            execute_only_read: false,
         };
         let connect = |p: u16| {
             let script = format!(
@@ -849,9 +1199,12 @@ mod tests {
                 limits: limits(),
                 env: Vec::new(),
                 no_fork: None,
+                handed: Vec::new(),
+                identity: None,
+                threads: None,
             };
             if filter {
-                jail = jail.without_new_processes();
+                jail = jail.without_new_processes(Sockets::None);
             }
             in_jail(script, jail).0
         };

@@ -6,7 +6,7 @@ use crate::limits::Limits;
 use crate::spawn::{self, Exit, Watch};
 use crate::suites::Suite;
 use lab_wire::{self as wire, Call, Case, Header, Observed, Value, PROTOCOL};
-use std::io::{self, Read, Write};
+use std::io::{self, Write};
 use std::os::unix::process::CommandExt;
 use std::path::Path;
 use std::process::Command;
@@ -68,9 +68,9 @@ pub const PRINTED_CAP: u64 = 1024;
 /// stdout, then its stderr, each capped, each cut marked.
 fn printed_text(captured: &spawn::Captured, p: &lab_wire::Printed) -> Option<String> {
     let mut parts = Vec::new();
-    for (path, [from, to]) in [(&captured.stdout, p.stdout), (&captured.stderr, p.stderr)] {
+    for (file, [from, to]) in [(&captured.stdout, p.stdout), (&captured.stderr, p.stderr)] {
         if to > from {
-            let (text, cut) = spawn::slice(path, from, to, PRINTED_CAP);
+            let (text, cut) = spawn::slice(file, from, to, PRINTED_CAP);
             let mut text = text.trim_end().to_string();
             if cut {
                 text += "\n…";
@@ -106,21 +106,18 @@ fn flooded_at(spans: &[(usize, wire::Printed)], cap: u64) -> Option<usize> {
 /// the last answered case left them.
 fn printed_since(captured: &spawn::Captured, spans: &[(usize, wire::Printed)]) -> Option<String> {
     let [out, err] = ends(spans).last().map_or([0, 0], |(_, e)| e);
-    let len = |p: &Path| std::fs::metadata(p).map_or(0, |m| m.len());
     let p = wire::Printed {
-        stdout: [out, len(&captured.stdout).max(out)],
-        stderr: [err, len(&captured.stderr).max(err)],
+        stdout: [out, spawn::size(&captured.stdout).max(out)],
+        stderr: [err, spawn::size(&captured.stderr).max(err)],
     };
     printed_text(captured, &p)
 }
 
-fn file_name(path: &Path) -> &std::ffi::OsStr {
-    path.file_name().unwrap_or(path.as_os_str())
-}
-
-/// Reads complete new lines from a growing file.
+/// Reads complete new lines from a growing file, by position: the offset
+/// the runner writes at (shared with this descriptor) is never moved.
 struct Tail {
     file: std::fs::File,
+    read_to: u64,
     pending: Vec<u8>,
 }
 
@@ -128,7 +125,12 @@ impl Tail {
     /// The complete lines that arrived since the last call (linear time:
     /// the consumed prefix is dropped once, not line by line).
     fn lines(&mut self) -> Vec<String> {
-        let _ = self.file.read_to_end(&mut self.pending);
+        use std::os::unix::fs::FileExt;
+        let mut chunk = [0u8; 64 << 10];
+        while let Ok(n @ 1..) = self.file.read_at(&mut chunk, self.read_to) {
+            self.pending.extend_from_slice(&chunk[..n]);
+            self.read_to += n as u64;
+        }
         let mut lines = Vec::new();
         let mut start = 0;
         while let Some(len) = self.pending[start..].iter().position(|&b| b == b'\n') {
@@ -143,10 +145,11 @@ impl Tail {
 /// Most statuses one `RetryableMany` case carries.
 const BATCH: usize = 512;
 
-/// A suite's cases written to disk, ready for runners.
+/// A suite's cases, written once into a sealed file of the judge's own
+/// (see [`sealed_file`]) and handed to each runner as descriptor
+/// [`wire::CASES_FD`].
 pub struct CasesFile {
-    dir: tempfile::TempDir,
-    path: std::path::PathBuf,
+    file: std::fs::File,
     /// Per case: the flat indices of the checks it answers.
     covers: Vec<std::ops::Range<usize>>,
     /// Per case: whether it is a batch (answered with `Value::Bools`).
@@ -223,16 +226,10 @@ fn write_selected(
     batching: bool,
     wanted: &dyn Fn(usize) -> bool,
 ) -> io::Result<CasesFile> {
-    let dir = tempfile::Builder::new().prefix("retry-lab-").tempdir()?;
-    let path = dir.path().join(if batching {
-        "cases-batched.jsonl"
-    } else {
-        "cases-single.jsonl"
-    });
-    let out = io::BufWriter::new(std::fs::File::create(&path)?);
+    let sealed = memory_file()?;
+    let out = io::BufWriter::new(sealed.try_clone()?);
     let file = CasesFile {
-        dir,
-        path,
+        file: sealed,
         covers: Vec::new(),
         batch: Vec::new(),
         clause: Vec::new(),
@@ -271,7 +268,58 @@ fn write_selected(
     }
     w.flush_batch()?;
     w.out.flush()?;
+    seal(&w.file.file)?;
     Ok(w.file)
+}
+
+/// A file in memory with no name (memfd), which can be sealed.
+fn memory_file() -> io::Result<std::fs::File> {
+    use std::os::fd::FromRawFd;
+    // SAFETY: memfd_create returns a new descriptor that only we hold.
+    let fd = unsafe {
+        libc::memfd_create(
+            c"retry-lab-cases".as_ptr(),
+            libc::MFD_CLOEXEC | libc::MFD_ALLOW_SEALING,
+        )
+    };
+    if fd < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    // SAFETY: `fd` is open and owned by nobody else.
+    Ok(unsafe { std::fs::File::from_raw_fd(fd) })
+}
+
+/// Seals a memory file for good: no process, the judge included, can
+/// write, grow or shrink it any more, through any descriptor.
+fn seal(file: &std::fs::File) -> io::Result<()> {
+    use std::os::fd::AsRawFd;
+    let seals = libc::F_SEAL_SEAL | libc::F_SEAL_SHRINK | libc::F_SEAL_GROW | libc::F_SEAL_WRITE;
+    // SAFETY: fcntl on a descriptor we own.
+    if unsafe { libc::fcntl(file.as_raw_fd(), libc::F_ADD_SEALS, seals) } != 0 {
+        return Err(io::Error::last_os_error());
+    }
+    Ok(())
+}
+
+/// A pipe holding `bytes`, its write end already closed: the read end.
+fn pipe_holding(bytes: &[u8]) -> io::Result<std::os::fd::OwnedFd> {
+    use std::os::fd::FromRawFd;
+    let mut fds = [0; 2];
+    // SAFETY: pipe2 fills `fds` with two new descriptors only we hold.
+    if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) } != 0 {
+        return Err(io::Error::last_os_error());
+    }
+    // SAFETY: both are open and owned by nobody else.
+    let (read, write) = unsafe {
+        (
+            std::os::fd::OwnedFd::from_raw_fd(fds[0]),
+            std::fs::File::from_raw_fd(fds[1]),
+        )
+    };
+    // A few dozen bytes: far below a pipe's capacity, never blocks.
+    (&write).write_all(bytes)?;
+    drop(write);
+    Ok(read)
 }
 
 /// Runs a suite's cases. Batches that come back whole are spread over their
@@ -454,7 +502,7 @@ fn run_cases(
     skip_clause: bool,
 ) -> io::Result<CasesRun> {
     let t0 = Instant::now();
-    let (dir, cases_path, ids) = (&cases.dir, &cases.path, &cases.ids);
+    let ids = &cases.ids;
     let n = ids.len();
     let mut got: Vec<Option<Got>> = vec![None; n];
     let mut output: Vec<Option<String>> = vec![None; n];
@@ -466,82 +514,77 @@ fn run_cases(
     let mut careful = false;
     while next < n {
         let start = next;
-        let outcomes = dir.path().join(format!("outcomes-{runners}.jsonl"));
-        std::fs::File::create(&outcomes)?;
+        let outcomes = spawn::private_file()?;
         let mut tail = Tail {
-            file: std::fs::File::open(&outcomes)?,
+            file: outcomes.try_clone()?,
+            read_to: 0,
             pending: Vec::new(),
         };
         let mut pos = next;
         let mut forged: Option<(usize, String)> = None;
         let mut spans: Vec<(usize, wire::Printed)> = Vec::new();
-        // Relative paths from the runner's own folder, and a bare program
-        // name: nothing the runner is told names a place outside it.
+        // The runner gets a fresh, empty folder of its own; everything the
+        // judge gives it or takes from it travels through descriptors
+        // (the cases, sealed; the outcomes; the token, in a pipe), so
+        // nothing it can write or replace is ever opened by the judge. A
+        // bare program name: nothing it is told names a place outside.
+        let home = crate::sandbox::RunnerHome::new(runner)?;
         let mut cmd = Command::new(runner);
-        cmd.arg0("lab-runner").current_dir(dir.path());
-        cmd.arg(file_name(cases_path))
-            .arg(file_name(&outcomes))
-            .arg(next.to_string());
+        cmd.arg0("lab-runner").current_dir(&home.dir);
+        cmd.arg(next.to_string());
         if careful {
             cmd.arg("careful");
         }
         let token = crate::rng::nonce();
-        let token_name = format!("token-{runners}");
-        std::fs::write(dir.path().join(&token_name), &token)?;
         let jail = crate::sandbox::runner(
             runner,
-            dir.path(),
+            &home,
             &[],
             crate::sandbox::runner_limits(limits.suite.as_secs() + 5),
         )?
-        .env("LAB_RUNNER_TOKEN_FILE", &token_name);
+        .hand(cases.file.try_clone()?.into(), wire::CASES_FD)
+        .hand(outcomes.into(), wire::OUTCOMES_FD)
+        .hand(pipe_holding(token.as_bytes())?, wire::TOKEN_FD);
         let watch = Watch {
             idle: limits.case,
             deadline,
             output_cap: limits.output_cap,
         };
         let mut last = Instant::now();
-        let (exit, captured) = spawn::supervise(
-            &mut cmd,
-            dir.path(),
-            &format!("runner-{runners}"),
-            watch,
-            Some(jail),
-            || {
-                let lines = tail.lines();
-                for line in &lines {
-                    if forged.is_some() || pos >= n {
-                        forged.get_or_insert((
-                            pos.min(n - 1),
-                            format!("an extra outcome line: {line:.80}"),
-                        ));
-                        continue;
-                    }
-                    match wire::parse_outcome(line) {
-                        Ok(o) if o.id == ids[pos] => {
-                            if let Some(p) = o.printed {
-                                spans.push((pos, p));
-                            }
-                            got[pos] = Some(Got::Observed(o.observed));
-                            let now = Instant::now();
-                            spent[pos] += now - last;
-                            last = now;
-                        }
-                        Ok(o) => {
-                            forged = Some((
-                                pos,
-                                format!("outcome for id {:.40}, not {}", o.id, ids[pos]),
-                            ))
-                        }
-                        Err(e) => forged = Some((pos, format!("unreadable outcome line ({e})"))),
-                    }
-                    if forged.is_none() {
-                        pos += 1;
-                    }
+        let (exit, captured) = spawn::supervise(&mut cmd, watch, Some(jail), || {
+            let lines = tail.lines();
+            for line in &lines {
+                if forged.is_some() || pos >= n {
+                    forged.get_or_insert((
+                        pos.min(n - 1),
+                        format!("an extra outcome line: {line:.80}"),
+                    ));
+                    continue;
                 }
-                !lines.is_empty()
-            },
-        )?;
+                match wire::parse_outcome(line) {
+                    Ok(o) if o.id == ids[pos] => {
+                        if let Some(p) = o.printed {
+                            spans.push((pos, p));
+                        }
+                        got[pos] = Some(Got::Observed(o.observed));
+                        let now = Instant::now();
+                        spent[pos] += now - last;
+                        last = now;
+                    }
+                    Ok(o) => {
+                        forged = Some((
+                            pos,
+                            format!("outcome for id {:.40}, not {}", o.id, ids[pos]),
+                        ))
+                    }
+                    Err(e) => forged = Some((pos, format!("unreadable outcome line ({e})"))),
+                }
+                if forged.is_none() {
+                    pos += 1;
+                }
+            }
+            !lines.is_empty()
+        })?;
         runners += 1;
         crate::timing(&format!("runner {runners} of {} ended", suite.step), t0);
         if pos < n {
@@ -616,16 +659,23 @@ fn run_cases(
 mod tests {
     use super::*;
 
+    /// Captured streams that hold `stdout` and `stderr`.
+    fn holding(stdout: &str, stderr: &str) -> spawn::Captured {
+        let file = |text: &str| {
+            let mut f = spawn::private_file().unwrap();
+            f.write_all(text.as_bytes()).unwrap();
+            f
+        };
+        spawn::Captured {
+            stdout: file(stdout),
+            stderr: file(stderr),
+        }
+    }
+
     #[test]
     fn a_cases_output_is_its_spans_of_both_streams_capped_and_marked() {
-        let dir = tempfile::tempdir().unwrap();
-        let captured = spawn::Captured {
-            stdout: dir.path().join("out"),
-            stderr: dir.path().join("err"),
-        };
         let long = "x".repeat(PRINTED_CAP as usize + 10);
-        std::fs::write(&captured.stdout, format!("before\nmine\n{long}")).unwrap();
-        std::fs::write(&captured.stderr, "warned\n").unwrap();
+        let captured = holding(&format!("before\nmine\n{long}"), "warned\n");
         let at = |from: usize, to: usize| [from as u64, to as u64];
         let p = wire::Printed {
             stdout: at(7, 12),
@@ -722,13 +772,7 @@ mod tests {
 
     #[test]
     fn what_a_stopped_case_printed_starts_where_the_last_answer_left_off() {
-        let dir = tempfile::tempdir().unwrap();
-        let captured = spawn::Captured {
-            stdout: dir.path().join("out"),
-            stderr: dir.path().join("err"),
-        };
-        std::fs::write(&captured.stdout, format!("early\n{}", "x".repeat(3000))).unwrap();
-        std::fs::write(&captured.stderr, "").unwrap();
+        let captured = holding(&format!("early\n{}", "x".repeat(3000)), "");
         let spans = [(0, printed([0, 6], [0, 0]))];
         let text = printed_since(&captured, &spans).unwrap();
         assert!(text.starts_with("xxx") && text.ends_with("\n…"), "{text}");

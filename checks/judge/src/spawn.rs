@@ -8,7 +8,6 @@
 use std::fs::File;
 use std::io;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
-use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicI32, Ordering};
 use std::sync::Mutex;
@@ -31,13 +30,22 @@ pub enum Exit {
     Flood,
 }
 
-/// Where a child's output went.
+/// Where a child's output went: two unnamed files of the judge's own (see
+/// [`private_file`]), read back only through these descriptors. The child
+/// writes through its copies of them; the judge never moves their offset.
 pub struct Captured {
-    pub stdout: PathBuf,
-    pub stderr: PathBuf,
+    pub stdout: File,
+    pub stderr: File,
 }
 
 impl Captured {
+    fn new() -> io::Result<Captured> {
+        Ok(Captured {
+            stdout: private_file()?,
+            stderr: private_file()?,
+        })
+    }
+
     /// Up to `cap` bytes of stderr, lossily decoded, for display only.
     pub fn stderr_excerpt(&self, cap: usize) -> String {
         excerpt(&self.stderr, cap)
@@ -48,31 +56,41 @@ impl Captured {
     }
 }
 
-pub fn excerpt(path: &Path, cap: usize) -> String {
-    use std::io::Read;
-    let mut buf = Vec::new();
-    if let Ok(f) = File::open(path) {
-        let _ = f.take(cap as u64).read_to_end(&mut buf);
-    }
-    String::from_utf8_lossy(&buf).into_owned()
+/// A file of the judge's own that has no name: no other process can
+/// open, replace or redirect it (`O_TMPFILE` in the judge's TMPDIR, or a
+/// file created there with `O_EXCL` and unlinked at once). Only the
+/// descriptors the judge holds and hands out reach it.
+pub fn private_file() -> io::Result<File> {
+    tempfile::tempfile()
 }
 
-/// Up to `cap` bytes of `path` from byte `from` to byte `to`, lossily
-/// decoded, and whether more was there.
-pub fn slice(path: &Path, from: u64, to: u64, cap: u64) -> (String, bool) {
-    use std::io::{Read, Seek, SeekFrom};
-    let mut buf = Vec::new();
+/// Up to `cap` bytes of `file` from its start, lossily decoded.
+pub fn excerpt(file: &File, cap: usize) -> String {
+    slice(file, 0, u64::MAX, cap as u64).0
+}
+
+/// Up to `cap` bytes of `file` from byte `from` to byte `to`, lossily
+/// decoded, and whether more was there. Positioned reads: the offset a
+/// child shares with the judge's descriptor stays where the child left it.
+pub fn slice(file: &File, from: u64, to: u64, cap: u64) -> (String, bool) {
+    use std::os::unix::fs::FileExt;
+    let to = to.min(size(file).max(from));
     let want = to.saturating_sub(from);
-    if let Ok(mut f) = File::open(path) {
-        if f.seek(SeekFrom::Start(from)).is_ok() {
-            let _ = f.take(want.min(cap)).read_to_end(&mut buf);
+    let mut buf = vec![0u8; want.min(cap) as usize];
+    let mut got = 0;
+    while got < buf.len() {
+        match file.read_at(&mut buf[got..], from + got as u64) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => got += n,
         }
     }
+    buf.truncate(got);
     (String::from_utf8_lossy(&buf).into_owned(), want > cap)
 }
 
-fn size(path: &Path) -> u64 {
-    std::fs::metadata(path).map_or(0, |m| m.len())
+/// The size of one of the judge's files, read through its descriptor.
+pub fn size(file: &File) -> u64 {
+    file.metadata().map_or(0, |m| m.len())
 }
 
 /// Limits of one supervised child.
@@ -224,25 +242,24 @@ pub fn reap_orphans() {
     }
 }
 
-fn start(
-    cmd: &mut Command,
-    dir: &Path,
-    tag: &str,
-    jail: Option<Jail>,
-) -> io::Result<(Child, Captured, Option<usize>)> {
-    let captured = Captured {
-        stdout: dir.join(format!("{tag}.stdout")),
-        stderr: dir.join(format!("{tag}.stderr")),
-    };
+fn start(cmd: &mut Command, jail: Option<Jail>) -> io::Result<(Child, Captured, Option<usize>)> {
+    reserve_handed_numbers();
+    let captured = Captured::new()?;
     cmd.stdin(Stdio::null())
-        .stdout(File::create(&captured.stdout)?)
-        .stderr(File::create(&captured.stderr)?)
-        .process_group(0);
-    // SAFETY: prctl is async-signal-safe; it asks Linux to kill the child
-    // if the judge's spawning thread dies, even by SIGKILL.
+        .stdout(captured.stdout.try_clone()?)
+        .stderr(captured.stderr.try_clone()?);
+    // SAFETY: prctl and setsid are async-signal-safe. The first asks Linux
+    // to kill the child if the judge's spawning thread dies, even by
+    // SIGKILL. The second gives the child a session (and process group) of
+    // its own: the kernel's scheduler shares the processor fairly between
+    // sessions (autogroups), so a runner's many busy threads cannot starve
+    // a classmate's build or runner, and its group is what `kill_group` kills.
     unsafe {
         cmd.pre_exec(|| {
             libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+            if libc::setsid() < 0 {
+                return Err(io::Error::last_os_error());
+            }
             Ok(())
         });
     }
@@ -253,6 +270,34 @@ fn start(
     let child = cmd.spawn()?;
     let slot = register(child.id() as i32);
     Ok((child, captured, slot))
+}
+
+/// The numbers descriptors are handed to children under (see
+/// `sandbox::Jail::hand`): 3 to 5.
+pub const HANDED: std::ops::RangeInclusive<i32> = 3..=5;
+
+/// Keeps the numbers in [`HANDED`] taken in the judge (by /dev/null, closed
+/// at exec), so that no descriptor the standard library opens while it
+/// spawns a child (its pipe for exec errors) gets one of them and is
+/// replaced in the child. Called by `main` before any thread starts, and
+/// again before each spawn (for the unit tests, which have no `main`).
+pub fn reserve_handed_numbers() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        for fd in HANDED {
+            // SAFETY: fcntl, open, dup2 and close on this process's own table.
+            unsafe {
+                if libc::fcntl(fd, libc::F_GETFD) != -1 {
+                    continue;
+                }
+                let null = libc::open(c"/dev/null".as_ptr(), libc::O_RDONLY | libc::O_CLOEXEC);
+                if null >= 0 && null != fd {
+                    libc::dup3(null, fd, libc::O_CLOEXEC);
+                    libc::close(null);
+                }
+            }
+        }
+    });
 }
 
 /// Kills the child's whole process group, then reaps the child.
@@ -284,14 +329,12 @@ fn exit_of(status: std::process::ExitStatus) -> Exit {
 /// before that is missed. The group is always killed.
 pub fn supervise(
     cmd: &mut Command,
-    dir: &Path,
-    tag: &str,
     watch: Watch,
     jail: Option<Jail>,
     mut progress: impl FnMut() -> bool,
 ) -> io::Result<(Exit, Captured)> {
-    let (mut child, captured, slot) = start(cmd, dir, tag, jail)?;
-    let clock = Clock::of(child.id());
+    let (mut child, captured, slot) = start(cmd, jail)?;
+    let mut clock = Clock::of(child.id());
     let mut last_progress = clock.now();
     let mut pause = Duration::from_micros(200);
     let exit = loop {
@@ -331,31 +374,65 @@ pub fn supervise(
     Ok((exit, captured))
 }
 
-/// A child's own time: wall-clock time less the time its main thread spent
-/// waiting for a CPU (`/proc/PID/schedstat`). It advances while the child
-/// runs or sleeps, not while a busy machine keeps it off the processor, so
-/// a per-case limit gives the same verdict on a loaded machine as on an
-/// idle one (a flood reaches the output cap before a limit, an endless loop
-/// reaches the limit). Plain wall-clock time where the kernel does not say.
+/// A child's own time: wall-clock time less the time the thread that runs
+/// learner code spent waiting for a CPU (`/proc/PID/task/TID/schedstat`).
+/// That thread is the child's first thread after its main one (a runner
+/// starts it before any learner code runs), or its main thread while it has
+/// no other. The time advances while that thread runs or sleeps, not while
+/// a busy machine keeps it off the processor, so a per-case limit gives the
+/// same verdict on a loaded machine as on an idle one (a flood reaches the
+/// output cap before a limit, an endless loop reaches the limit). Plain
+/// wall-clock time where the kernel does not say.
 struct Clock {
-    schedstat: Option<PathBuf>,
+    pid: u32,
+    /// The schedstat of the thread being timed, held open.
+    schedstat: Option<File>,
+    /// Whether that is the learner's thread (else the main one, for now).
+    found: bool,
     start: Instant,
 }
 
+/// How long a clock keeps looking for a child's second thread.
+const FIND_WORKER_FOR: Duration = Duration::from_secs(2);
+
 impl Clock {
     fn of(pid: u32) -> Clock {
-        let path = PathBuf::from(format!("/proc/{pid}/schedstat"));
-        Clock {
-            schedstat: read_wait(&path).map(|_| path),
+        let mut clock = Clock {
+            pid,
+            schedstat: File::open(format!("/proc/{pid}/schedstat")).ok(),
+            found: false,
             start: Instant::now(),
+        };
+        clock.find_worker();
+        clock
+    }
+
+    /// Switches to the child's first thread after its main one, once it has one.
+    fn find_worker(&mut self) {
+        let Ok(tasks) = std::fs::read_dir(format!("/proc/{}/task", self.pid)) else {
+            return;
+        };
+        let first = tasks
+            .flatten()
+            .filter_map(|t| t.file_name().to_str().and_then(|n| n.parse::<u32>().ok()))
+            .filter(|tid| *tid != self.pid)
+            .min();
+        if let Some(tid) = first {
+            if let Ok(f) = File::open(format!("/proc/{}/task/{tid}/schedstat", self.pid)) {
+                self.schedstat = Some(f);
+                self.found = true;
+            }
         }
     }
 
-    fn now(&self) -> Duration {
+    fn now(&mut self) -> Duration {
         let wall = self.start.elapsed();
+        if !self.found && wall < FIND_WORKER_FOR {
+            self.find_worker();
+        }
         let waited = self
             .schedstat
-            .as_deref()
+            .as_ref()
             .and_then(read_wait)
             .unwrap_or_default();
         wall.saturating_sub(waited)
@@ -364,8 +441,11 @@ impl Clock {
 
 /// The second field of a schedstat file: nanoseconds spent runnable but
 /// waiting for a CPU.
-fn read_wait(path: &Path) -> Option<Duration> {
-    let text = std::fs::read_to_string(path).ok()?;
+fn read_wait(file: &File) -> Option<Duration> {
+    use std::os::unix::fs::FileExt;
+    let mut buf = [0u8; 128];
+    let n = file.read_at(&mut buf, 0).ok()?;
+    let text = std::str::from_utf8(&buf[..n]).ok()?;
     let ns = text.split_whitespace().nth(1)?.parse::<u64>().ok()?;
     Some(Duration::from_nanos(ns))
 }
@@ -373,8 +453,6 @@ fn read_wait(path: &Path) -> Option<Duration> {
 /// Runs a tool (cargo) to completion under a time limit, output in files.
 pub fn run_tool(
     cmd: &mut Command,
-    dir: &Path,
-    tag: &str,
     limit: Duration,
     jail: Option<Jail>,
 ) -> io::Result<(Exit, Captured)> {
@@ -383,7 +461,7 @@ pub fn run_tool(
         deadline: Instant::now() + limit,
         output_cap: 256 << 20,
     };
-    supervise(cmd, dir, tag, watch, jail, || false)
+    supervise(cmd, watch, jail, || false)
 }
 
 #[cfg(test)]
@@ -400,29 +478,19 @@ mod tests {
 
     #[test]
     fn a_silent_child_is_stopped_at_the_idle_limit() {
-        let dir = tempfile::tempdir().unwrap();
         let t = Instant::now();
-        let (exit, _) = supervise(
-            Command::new("sleep").arg("30"),
-            dir.path(),
-            "s",
-            watch(300),
-            None,
-            || false,
-        )
-        .unwrap();
+        let (exit, _) =
+            supervise(Command::new("sleep").arg("30"), watch(300), None, || false).unwrap();
         assert_eq!(exit, Exit::CaseTimeLimit);
         assert!(t.elapsed() < Duration::from_secs(5));
     }
 
     #[test]
     fn a_grandchild_holding_output_open_does_not_hang_the_judge() {
-        let dir = tempfile::tempdir().unwrap();
         let t = Instant::now();
         let mut cmd = Command::new("sh");
         cmd.args(["-c", "sleep 30 & echo started"]);
-        let (exit, captured) =
-            supervise(&mut cmd, dir.path(), "g", watch(5_000), None, || false).unwrap();
+        let (exit, captured) = supervise(&mut cmd, watch(5_000), None, || false).unwrap();
         assert_eq!(exit, Exit::Success);
         assert!(t.elapsed() < Duration::from_secs(4));
         assert_eq!(excerpt(&captured.stdout, 100), "started\n");
@@ -443,7 +511,7 @@ mod tests {
                 pid_file.display()
             ),
         ]);
-        let (exit, _) = supervise(&mut cmd, dir.path(), "o", watch(5_000), None, || false).unwrap();
+        let (exit, _) = supervise(&mut cmd, watch(5_000), None, || false).unwrap();
         assert_eq!(exit, Exit::Success);
         let pid: i32 = std::fs::read_to_string(&pid_file)
             .unwrap()
@@ -457,37 +525,38 @@ mod tests {
 
     #[test]
     fn a_flood_is_cut_at_the_cap() {
-        let dir = tempfile::tempdir().unwrap();
         let mut cmd = Command::new("sh");
         cmd.args(["-c", "yes flood"]);
-        let (exit, _) = supervise(&mut cmd, dir.path(), "f", watch(5_000), None, || false).unwrap();
+        let (exit, _) = supervise(&mut cmd, watch(5_000), None, || false).unwrap();
         assert_eq!(exit, Exit::Flood);
     }
 
     #[test]
     fn progress_is_polled_once_more_after_a_child_is_stopped() {
         let dir = tempfile::tempdir().unwrap();
+        // What the child writes to stdout it also writes to a file of its
+        // own, which the progress poll can look at.
+        let also = dir.path().join("also");
         let mut cmd = Command::new("sh");
-        cmd.args(["-c", "yes flood"]);
-        let stdout = dir.path().join("p.stdout");
+        cmd.args(["-c", &format!("yes flood | tee {}", also.display())]);
         let mut seen = 0;
-        let (exit, captured) = supervise(&mut cmd, dir.path(), "p", watch(5_000), None, || {
-            seen = std::fs::metadata(&stdout).map_or(0, |m| m.len());
+        let (exit, _) = supervise(&mut cmd, watch(5_000), None, || {
+            seen = std::fs::metadata(&also).map_or(0, |m| m.len());
             false
         })
         .unwrap();
         assert_eq!(exit, Exit::Flood);
         // The last poll came after the child's last byte.
-        assert_eq!(seen, captured.bytes());
+        assert!(seen > 0);
+        assert_eq!(seen, std::fs::metadata(&also).unwrap().len());
     }
 
     #[test]
     fn exit_codes_and_signals_are_told_apart() {
-        let dir = tempfile::tempdir().unwrap();
         let mut fail = Command::new("sh");
         fail.args(["-c", "exit 3"]);
         assert_eq!(
-            supervise(&mut fail, dir.path(), "a", watch(5_000), None, || false)
+            supervise(&mut fail, watch(5_000), None, || false)
                 .unwrap()
                 .0,
             Exit::Failure(3)
@@ -495,7 +564,7 @@ mod tests {
         let mut abort = Command::new("sh");
         abort.args(["-c", "kill -ABRT $$"]);
         assert_eq!(
-            supervise(&mut abort, dir.path(), "b", watch(5_000), None, || false)
+            supervise(&mut abort, watch(5_000), None, || false)
                 .unwrap()
                 .0,
             Exit::Signalled(6)

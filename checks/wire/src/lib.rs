@@ -13,7 +13,16 @@ pub mod scripts;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 /// Bumped whenever a wire type changes shape.
-pub const PROTOCOL: &str = "retry-lab.wire/3";
+pub const PROTOCOL: &str = "retry-lab.wire/4";
+
+/// The descriptor a runner reads its cases from (`RUNNER FROM [careful]`):
+/// a sealed file, read from its start.
+pub const CASES_FD: i32 = 3;
+/// The descriptor a runner appends its outcome lines to.
+pub const OUTCOMES_FD: i32 = 4;
+/// The descriptor a runner reads the judge's secret for it from, once,
+/// before any learner code runs (a pipe; closed when read).
+pub const TOKEN_FD: i32 = 5;
 
 /// First line of every cases file.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

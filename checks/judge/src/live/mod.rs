@@ -126,49 +126,43 @@ fn listen() -> std::io::Result<TcpListener> {
     Ok(l)
 }
 
+/// The descriptor number a runner gets the judge's listening socket under
+/// (`try 13`).
+pub const FRONT_FD: i32 = 3;
+
 /// Runs `runner ARGS` in a fresh folder under the runner's jail (TCP only
-/// to `ports`), with the same supervision as the checks. `inherit` is a
-/// descriptor of the judge's that the runner keeps, under the same number.
+/// to `ports`), with the same supervision as the checks. `front` is a
+/// listening socket of the judge's that the runner gets as [`FRONT_FD`].
 fn supervised(
     runner: &Path,
     args: &[String],
     ports: &[u16],
-    inherit: Option<i32>,
-) -> Result<(Exit, Captured, tempfile::TempDir), u8> {
-    let logs = tempfile::tempdir().map_err(kit_error)?;
+    front: Option<std::os::fd::OwnedFd>,
+) -> Result<(Exit, Captured, crate::sandbox::RunnerHome), u8> {
+    let home = crate::sandbox::RunnerHome::new(runner).map_err(kit_error)?;
     let mut cmd = Command::new(runner);
-    cmd.arg0("lab-runner").current_dir(logs.path()).args(args);
-    if let Some(fd) = inherit {
-        // SAFETY: fcntl is async-signal-safe; it changes only the child's
-        // copy of the descriptor table, so the descriptor survives its exec.
-        unsafe {
-            cmd.pre_exec(move || {
-                if libc::fcntl(fd, libc::F_SETFD, 0) != 0 {
-                    return Err(std::io::Error::last_os_error());
-                }
-                Ok(())
-            });
-        }
-    }
+    cmd.arg0("lab-runner").current_dir(&home.dir).args(args);
     // A step's limits, as in a check, but for time: a demonstration reports
     // no progress, so it gets 30 s of its own time and 60 s in all.
     let limits = crate::limits::Limits::default();
-    let jail = crate::sandbox::runner(
+    let mut jail = crate::sandbox::runner(
         runner,
-        logs.path(),
+        &home,
         ports,
         crate::sandbox::runner_limits(limits.suite.as_secs() + 5),
     )
     .map_err(kit_error)?;
+    if let Some(fd) = front {
+        jail = jail.hand(fd, FRONT_FD);
+    }
     let watch = Watch {
         idle: Duration::from_secs(30),
         deadline: Instant::now() + Duration::from_secs(60),
         output_cap: limits.output_cap,
     };
     let (exit, captured) =
-        spawn::supervise(&mut cmd, logs.path(), "try", watch, Some(jail), || false)
-            .map_err(kit_error)?;
-    Ok((exit, captured, logs))
+        spawn::supervise(&mut cmd, watch, Some(jail), || false).map_err(kit_error)?;
+    Ok((exit, captured, home))
 }
 
 /// The step and function of the first `todo!("step NN: name…")` the runner

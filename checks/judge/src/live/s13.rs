@@ -13,7 +13,6 @@ use crate::spawn;
 use std::collections::HashMap;
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
-use std::os::fd::AsRawFd;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
@@ -242,7 +241,7 @@ pub fn run(root: &Path, args: &TryArgs) -> u8 {
     let mut runner_args = vec![
         "try".to_string(),
         "13".into(),
-        front.as_raw_fd().to_string(),
+        super::FRONT_FD.to_string(),
         (AT_ONCE + 1).to_string(),
     ];
     runner_args.extend(
@@ -276,7 +275,8 @@ pub fn run(root: &Path, args: &TryArgs) -> u8 {
             });
             inbound(front_addr, &format!("q{}", AT_ONCE + 1), origin, log, stop);
         });
-        let outcome = super::supervised(&runner, &runner_args, &ports, Some(front.as_raw_fd()));
+        let handed = front.try_clone().ok().map(std::os::fd::OwnedFd::from);
+        let outcome = super::supervised(&runner, &runner_args, &ports, handed);
         stop.store(true, Ordering::SeqCst);
         outcome
     });
