@@ -731,7 +731,7 @@ fn merge(args: &GradeArgs) -> u8 {
         let file = match report::summary::read_summary(&text) {
             Ok(f) => f,
             Err(e) => {
-                eprintln!("lab: {}: {e}", shown_path(&path));
+                eprintln!("lab: {}: {}", shown_path(&path), crate::visible::line(&e));
                 return status::USAGE;
             }
         };
@@ -775,7 +775,13 @@ fn merge(args: &GradeArgs) -> u8 {
                 if acc.seed != file.seed {
                     eprintln!(
                         "lab: {}",
-                        tr("error.merge_seeds", &[("a", &acc.seed), ("b", &file.seed)])
+                        tr(
+                            "error.merge_seeds",
+                            &[
+                                ("a", &crate::visible::line(&acc.seed)),
+                                ("b", &crate::visible::line(&file.seed))
+                            ]
+                        )
                     );
                     return status::USAGE;
                 }

@@ -251,7 +251,7 @@ pub fn summary_md(file: &SummaryFile) -> String {
     out.push_str("\n\n");
     out.push_str(&tr(
         "report.summary.legend",
-        &[("seed", &md_cell(&file.seed))],
+        &[("seed", &md_cell(&visible::line(&file.seed)))],
     ));
     out.push('\n');
     if has_advanced(&steps) {
@@ -580,6 +580,13 @@ mod tests {
                 "| \\\\u{1b}\\[2J\\\\u{7}王小明\\\\u{202e}\\\\u{2066}\\\\u{85}evil | failed | 0/30 | 🛠 | 🛠 | 🛠 |"
             )
         );
+
+        // A seed read back from a merged summary.json is shown alike.
+        let mut merged = file.clone();
+        merged.seed = "7\u{1b}[2J".to_string();
+        let md = summary_md(&merged);
+        assert_eq!(raw_hidden(&md), [], "{md:?}");
+        assert!(md.contains("Seed: 7\\\\u{1b}\\[2J."), "{md}");
 
         let json = summary_json(&c);
         let v: Value = serde_json::from_str(&json).unwrap();
