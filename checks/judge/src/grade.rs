@@ -81,11 +81,12 @@ pub fn weights(root: &Path) -> Result<BTreeMap<String, u32>, String> {
 pub fn resolve(paths: &[PathBuf]) -> Result<Vec<Submission>, String> {
     let mut seen = BTreeMap::new();
     for path in paths {
+        let shown = shown_path(path);
         if !path.exists() {
-            return Err(tr("error.missing_folder", &[("path", &path.display())]));
+            return Err(tr("error.missing_folder", &[("path", &shown)]));
         }
         if !path.is_dir() {
-            return Err(tr("error.not_a_folder", &[("path", &path.display())]));
+            return Err(tr("error.not_a_folder", &[("path", &shown)]));
         }
         let name = path
             .canonicalize()
@@ -93,10 +94,7 @@ pub fn resolve(paths: &[PathBuf]) -> Result<Vec<Submission>, String> {
             .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
             .unwrap_or_default();
         if name.is_empty() {
-            return Err(tr(
-                "error.bad_submission_name",
-                &[("path", &path.display())],
-            ));
+            return Err(tr("error.bad_submission_name", &[("path", &shown)]));
         }
         if seen
             .insert(
@@ -121,6 +119,12 @@ pub fn resolve(paths: &[PathBuf]) -> Result<Vec<Submission>, String> {
             s
         })
         .collect())
+}
+
+/// A path as the console shows it: one visible line (a submission folder's
+/// name may hold any character; see [`crate::visible`]).
+fn shown_path(path: &Path) -> String {
+    crate::visible::line(&path.display().to_string()).into_owned()
 }
 
 /// The I-th of N slices of name-ordered submissions: the same set always
@@ -560,7 +564,7 @@ pub fn run_with(root: &Path, args: &GradeArgs, strict: bool) -> u8 {
     if let Some((i, n)) = args.shard {
         rerun += &format!(" --shard {i}/{n}");
     }
-    rerun += &format!(" --out {} SUBMISSION...", args.out.display());
+    rerun += &format!(" --out {} SUBMISSION...", shown_path(&args.out));
     println!(
         "{}",
         tr(
@@ -617,7 +621,7 @@ pub fn run_with(root: &Path, args: &GradeArgs, strict: bool) -> u8 {
                 ("count", &class.submissions.len()),
                 ("secs", &format!("{:.1}", started.elapsed().as_secs_f64())),
                 ("full", &full),
-                ("out", &args.out.display()),
+                ("out", &shown_path(&args.out)),
             ]
         )
     );
@@ -631,19 +635,24 @@ pub fn run_with(root: &Path, args: &GradeArgs, strict: bool) -> u8 {
 /// PASSED, or NEEDS_REVIEW (with a line naming them) when some submissions
 /// could not be graded to the end.
 fn review_status(submissions: &[SubmissionReport]) -> u8 {
-    let review: Vec<&str> = submissions
+    match review_line(submissions) {
+        None => status::PASSED,
+        Some(line) => {
+            eprintln!("lab: {line}");
+            status::NEEDS_REVIEW
+        }
+    }
+}
+
+/// The line naming the submissions that need review (each name as one
+/// visible line), if any do.
+fn review_line(submissions: &[SubmissionReport]) -> Option<String> {
+    let review: Vec<std::borrow::Cow<str>> = submissions
         .iter()
         .filter(|s| s.build == Build::Error)
-        .map(|s| s.name.as_str())
+        .map(|s| crate::visible::line(&s.name))
         .collect();
-    if review.is_empty() {
-        return status::PASSED;
-    }
-    eprintln!(
-        "lab: {}",
-        tr("grade.needs_review", &[("names", &review.join(", "))])
-    );
-    status::NEEDS_REVIEW
+    (!review.is_empty()).then(|| tr("grade.needs_review", &[("names", &review.join(", "))]))
 }
 
 /// How long a whole grade may take: every submission at its worst (the
@@ -713,16 +722,16 @@ fn merge(args: &GradeArgs) -> u8 {
             Err(_) => {
                 eprintln!(
                     "lab: {}",
-                    tr("grade.missing_shard", &[("path", &dir.display())])
+                    tr("grade.missing_shard", &[("path", &shown_path(dir))])
                 );
-                missing.push(dir.display().to_string());
+                missing.push(shown_path(dir));
                 continue;
             }
         };
         let file = match report::summary::read_summary(&text) {
             Ok(f) => f,
             Err(e) => {
-                eprintln!("lab: {}: {e}", path.display());
+                eprintln!("lab: {}: {}", shown_path(&path), crate::visible::line(&e));
                 return status::USAGE;
             }
         };
@@ -743,7 +752,7 @@ fn merge(args: &GradeArgs) -> u8 {
                     "lab: {}",
                     tr(
                         "error.bad_folder",
-                        &[("path", &path.display()), ("folder", &folder)]
+                        &[("path", &shown_path(&path)), ("folder", &folder)]
                     )
                 );
                 return status::USAGE;
@@ -766,7 +775,13 @@ fn merge(args: &GradeArgs) -> u8 {
                 if acc.seed != file.seed {
                     eprintln!(
                         "lab: {}",
-                        tr("error.merge_seeds", &[("a", &acc.seed), ("b", &file.seed)])
+                        tr(
+                            "error.merge_seeds",
+                            &[
+                                ("a", &crate::visible::line(&acc.seed)),
+                                ("b", &crate::visible::line(&file.seed))
+                            ]
+                        )
                     );
                     return status::USAGE;
                 }
@@ -814,7 +829,7 @@ fn merge(args: &GradeArgs) -> u8 {
                 ("count", &merged.submissions.len()),
                 ("found", &(args.merge.len() - missing.len())),
                 ("total", &args.merge.len()),
-                ("out", &args.out.display()),
+                ("out", &shown_path(&args.out)),
             ]
         )
     );
@@ -873,6 +888,41 @@ mod tests {
         bob.advanced_build = AdvancedBuild::Ok;
         bob.bonus = 2;
         assert!(row(&bob).ends_with(" 10/30  pass FAIL todo  built  +2 bonus  (2.2 s)"));
+    }
+
+    /// The console shows a submission's name as one visible line: its row
+    /// and the "needs review" line escape control and bidirectional
+    /// characters, and Chinese stays as it is.
+    #[test]
+    fn the_console_shows_names_escaped() {
+        use crate::report::kit::test_support::{raw_hidden, HOSTILE};
+        let mut bob = crate::report::kit::test_support::class().submissions[1].clone();
+        bob.name = HOSTILE.to_string();
+        let line = row(&bob);
+        assert_eq!(raw_hidden(&line), [], "{line:?}");
+        assert!(
+            line.starts_with(
+                "\\u{1b}[2J\\u{7}王小明\\u{202e}\\u{2066}\\u{85}evil  10/30  pass FAIL todo"
+            ),
+            "{line:?}"
+        );
+        // A short name is padded by the columns its escapes take.
+        bob.name = "a\u{1b}b".to_string();
+        assert!(row(&bob).starts_with(&format!("a\\u{{1b}}b{}  10/30", " ".repeat(20))));
+
+        let weights = weights(Path::new("/nonexistent")).unwrap();
+        let review: Vec<SubmissionReport> = subs(&[HOSTILE, "王小明\nx"])
+            .iter()
+            .map(|s| needs_review(s, "stand-in", &weights, 1))
+            .collect();
+        let said = review_line(&review).unwrap();
+        assert_eq!(raw_hidden(&said), [], "{said:?}");
+        assert!(
+            said.ends_with(": \\u{1b}[2J\\u{7}王小明\\u{202e}\\u{2066}\\u{85}evil, 王小明\\nx"),
+            "{said:?}"
+        );
+        assert_eq!(review_line(&[]), None);
+        assert_eq!(review_status(&review), status::NEEDS_REVIEW);
     }
 
     fn subs(names: &[&str]) -> Vec<Submission> {
@@ -1069,6 +1119,55 @@ mod tests {
         );
         assert!(row["review"].as_str().unwrap().contains("no lib.rs found"));
         assert!(read(&out.join("summary.csv")).contains("\"Li \"\"Lee\"\" =cmd\",error,0,8"));
+    }
+
+    /// A folder named with ESC, BEL and bidirectional controls, graded and
+    /// written as `grade` writes it: every human-readable file shows the
+    /// name escaped, result.json and summary.json keep it exactly.
+    #[test]
+    fn a_hostile_folder_name_is_shown_escaped_and_kept_exactly_in_json() {
+        use crate::report::kit::test_support::{raw_hidden, HOSTILE, HOSTILE_SHOWN};
+        let (dir, paths) = class_dir(&[(HOSTILE, false)]);
+        let class = resolve(&paths).unwrap();
+        assert_eq!(class[0].name, HOSTILE);
+        assert!(crate::folders::is_safe_folder(&class[0].folder));
+        let folders: BTreeMap<String, String> = class
+            .iter()
+            .map(|s| (s.name.clone(), s.folder.clone()))
+            .collect();
+        let weights = weights(Path::new("/nonexistent")).unwrap();
+        let reports = grade_class(dir.path(), class, 3, 1, Limits::default(), &weights, |_| {
+            Ok(())
+        })
+        .unwrap();
+        let out = dir.path().join("grades");
+        write_submission(&out, &folders[HOSTILE], &reports[0], "3").unwrap();
+        let class = ClassReport {
+            schema: report::GRADE_SCHEMA.into(),
+            seed: "3".into(),
+            submissions: reports,
+        };
+        write_summaries(&out, &summary_with_folders(&class, &folders)).unwrap();
+
+        let folder = out.join(&folders[HOSTILE]);
+        for file in [
+            out.join("summary.csv"),
+            out.join("summary.md"),
+            folder.join("junit.xml"),
+        ] {
+            let text = read(&file);
+            assert_eq!(raw_hidden(&text), [], "{}: {text:?}", file.display());
+        }
+        assert!(read(&out.join("summary.csv")).contains(&format!("\r\n{HOSTILE_SHOWN},error,0,8")));
+        assert!(read(&out.join("summary.md"))
+            .contains("| \\\\u{1b}\\[2J\\\\u{7}王小明\\\\u{202e}\\\\u{2066}\\\\u{85}evil | "));
+        assert!(read(&folder.join("junit.xml")).contains(&format!("value=\"{HOSTILE_SHOWN}\"")));
+        let result: serde_json::Value =
+            serde_json::from_str(&read(&folder.join("result.json"))).unwrap();
+        assert_eq!(result["name"], HOSTILE);
+        let summary: serde_json::Value =
+            serde_json::from_str(&read(&out.join("summary.json"))).unwrap();
+        assert_eq!(summary["submissions"][0]["name"], HOSTILE);
     }
 
     /// A shard folder as `grade --out` leaves it: each submission's folder

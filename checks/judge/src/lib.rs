@@ -7,7 +7,8 @@
 //! prints it, `build` compiles runners, `grade` grades a class (each
 //! submission's report folder named by `folders`) and `report` writes its
 //! machine formats, `handout` exports the learner's kit,
-//! `selftest` proves the checker.
+//! `selftest` proves the checker; `visible` makes names and the learner's
+//! text safe to show.
 //!
 //! The binary (`main.rs`) sets up the process and hands its arguments
 //! to [`run`]. The end-to-end and snapshot tests use the library directly.
@@ -46,6 +47,7 @@ pub mod spawn;
 pub mod state;
 pub mod suites;
 pub mod verdict;
+pub mod visible;
 
 use std::path::{Path, PathBuf};
 

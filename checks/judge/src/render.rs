@@ -175,20 +175,23 @@ fn crashed(exit: &Exit, stderr: &str) -> String {
     }
 }
 
-/// `text`, then spaces up to `columns` terminal columns (wide characters
-/// take two); a wider text stays whole.
+/// `text` as one visible line (see [`crate::visible::line`]), then spaces
+/// up to `columns` terminal columns (wide characters take two); a wider
+/// text stays whole.
 pub fn padded(text: &str, columns: usize) -> String {
+    let text = crate::visible::line(text);
     format!(
         "{text}{}",
-        " ".repeat(columns.saturating_sub(display_width(text)))
+        " ".repeat(columns.saturating_sub(display_width(&text)))
     )
 }
 
-/// Spaces, then `text`, up to `columns` terminal columns.
+/// Spaces, then `text` as one visible line, up to `columns` terminal columns.
 pub fn right_aligned(text: &str, columns: usize) -> String {
+    let text = crate::visible::line(text);
     format!(
         "{}{text}",
-        " ".repeat(columns.saturating_sub(display_width(text)))
+        " ".repeat(columns.saturating_sub(display_width(&text)))
     )
 }
 
@@ -339,6 +342,18 @@ mod tests {
         assert_eq!(padded("王小明", 8), "王小明  ");
         assert_eq!(padded("toolong", 4), "toolong");
         assert_eq!(display_width("–…—"), 3);
+    }
+
+    /// A padded cell is one visible line: controls and bidirectional
+    /// controls are shown escaped, and count as the columns they show.
+    #[test]
+    fn padded_cells_show_controls_escaped() {
+        assert_eq!(
+            padded("\u{1b}[2Jx\u{202e}y", 24),
+            "\\u{1b}[2Jx\\u{202e}y     "
+        );
+        assert_eq!(right_aligned("a\u{7}", 8), "  a\\u{7}");
+        assert_eq!(padded("王小明\n", 10), "王小明\\n  ");
     }
 
     /// Both help texts list the same commands, in the same order.

@@ -21,9 +21,16 @@
 //!   null when it printed nothing; at most [`OUTPUT_CHARS`] characters, a
 //!   cut one ending in a note that says so (the catalog's
 //!   `report.output_cut`).
+//!
+//! Every text a person reads (`message`, and per test `name`, `test_code`,
+//! `message` and `output`) is made visible before it is capped
+//! ([`crate::visible`]): a control character (but a line feed or a tab) or
+//! a bidirectional control appears as a Rust escape (`\u{1b}`,
+//! `\u{202e}`), a test's name as one line.
 
 use super::{capped, Build, ClauseReport, ClauseStatus, StepReport, SubmissionReport, MESSAGE_CAP};
 use crate::catalog::{t, tr};
+use crate::visible;
 use serde::Serialize;
 
 #[derive(Serialize)]
@@ -57,9 +64,11 @@ pub fn results_json(s: &SubmissionReport) -> String {
             version: 3,
             status: "error",
             message: Some(capped(
-                &s.build_errors
-                    .clone()
-                    .unwrap_or_else(|| t("report.submission_does_not_compile")),
+                &visible::text(
+                    &s.build_errors
+                        .clone()
+                        .unwrap_or_else(|| t("report.submission_does_not_compile")),
+                ),
                 MESSAGE_CAP,
             )),
             tests: Vec::new(),
@@ -68,7 +77,7 @@ pub fn results_json(s: &SubmissionReport) -> String {
             version: 3,
             status: "error",
             message: Some(capped(
-                &tr(
+                &visible::text(&tr(
                     "report.exercism.needs_review",
                     &[(
                         "reason",
@@ -76,7 +85,7 @@ pub fn results_json(s: &SubmissionReport) -> String {
                             .clone()
                             .unwrap_or_else(|| t("report.exercism.could_not_finish")),
                     )],
-                ),
+                )),
                 MESSAGE_CAP,
             )),
             tests: Vec::new(),
@@ -144,11 +153,11 @@ fn test(c: &ClauseReport, step: &StepReport, task_id: Option<u32>) -> Test {
         ClauseStatus::NotBuilt => ("error", message(&|| t("report.does_not_compile"))),
     };
     Test {
-        name: c.name.clone(),
-        test_code: c.call.clone().unwrap_or_else(|| step.function.clone()),
+        name: visible::line(&c.name).into_owned(),
+        test_code: visible::text(c.call.as_deref().unwrap_or(&step.function)).into_owned(),
         status,
-        message: message.map(|m| capped(&m, MESSAGE_CAP)),
-        output: c.output.as_deref().map(limited),
+        message: message.map(|m| capped(&visible::text(&m), MESSAGE_CAP)),
+        output: c.output.as_deref().map(|o| limited(&visible::text(o))),
         task_id,
     }
 }
@@ -170,7 +179,8 @@ fn limited(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::super::kit::test_support::{
-        assert_capped, check_snapshot, class, long_message, long_submission, COMPILER_ERRORS, NASTY,
+        assert_capped, check_snapshot, class, hostile_build, hostile_submission, json_strings,
+        long_message, long_submission, raw_hidden, COMPILER_ERRORS, HOSTILE, NASTY_SHOWN, SEED,
     };
     use super::super::{FaultKind, StepStatus};
     use super::*;
@@ -259,7 +269,7 @@ mod tests {
             .collect();
         assert_eq!(ids, [1, 1, 2, 2, 3, 3]);
         assert_eq!(tests[3]["status"], "fail");
-        assert_eq!(tests[3]["message"], NASTY);
+        assert_eq!(tests[3]["message"], NASTY_SHOWN);
         assert!(tests[4]["message"].as_str().unwrap().contains("todo!()"));
 
         let carol = parsed(&c.submissions[2]);
@@ -275,10 +285,12 @@ mod tests {
         let tests = bob["tests"].as_array().unwrap();
         let clauses = c.submissions[1].steps.iter().flat_map(|s| &s.clauses);
         for (t, clause) in tests.iter().zip(clauses) {
-            assert_eq!(t["test_code"].as_str(), clause.call.as_deref());
+            let shown = clause.call.as_deref().map(|c| c.replace('\u{1}', "\\u{1}"));
+            assert_eq!(t["test_code"].as_str(), shown.as_deref());
         }
-        // The failing input's call, and a passing clause's first input.
-        assert_eq!(tests[3]["test_code"], NASTY.lines().next().unwrap());
+        // The failing input's call (shown escaped), and a passing clause's
+        // first input.
+        assert_eq!(tests[3]["test_code"], NASTY_SHOWN.lines().next().unwrap());
         assert_eq!(tests[0]["test_code"], "retryable(503)");
         // A clause that did not run: the step's function.
         let mut advanced = c.submissions[0].clone();
@@ -308,7 +320,7 @@ mod tests {
             bob.steps[1].clauses[1].fault = Some(kind);
             let v = parsed(&bob);
             assert_eq!(v["tests"][3]["status"], status, "{kind:?}");
-            assert_eq!(v["tests"][3]["message"], NASTY);
+            assert_eq!(v["tests"][3]["message"], NASTY_SHOWN);
             // A test's error is not the run's: the tests did run.
             assert_eq!(v["status"], "fail");
         }
@@ -327,7 +339,7 @@ mod tests {
             tests[4]["message"],
             "尚未实现：`remaining` 仍然执行到 todo!()。完成它才能通过这项测试。"
         );
-        assert_eq!(tests[3]["message"], NASTY);
+        assert_eq!(tests[3]["message"], NASTY_SHOWN);
         assert_eq!(carol["message"], "提交无法编译");
         // The language was lent to those renders only.
         let mut carol = c.submissions[2].clone();
@@ -360,6 +372,56 @@ mod tests {
         let fits = "x".repeat(OUTPUT_CHARS);
         assert_eq!(limited(&fits), fits);
         assert_eq!(limited(&format!("{fits}y")).chars().count(), OUTPUT_CHARS);
+    }
+
+    /// What Exercism shows a person (names, test code, messages, outputs)
+    /// holds no control or bidirectional character but line feeds and tabs:
+    /// what the learner's code printed, or its compiler quoted, is shown
+    /// escaped. result.json keeps the submission's name exactly.
+    #[test]
+    fn control_and_bidi_characters_are_shown_escaped() {
+        let bob = hostile_submission();
+        let v = parsed(&bob);
+        for text in json_strings(&v) {
+            assert_eq!(raw_hidden(&text), [], "{text:?}");
+            assert!(!text.contains('\r'), "{text:?}");
+        }
+        let test = &v["tests"][3];
+        assert_eq!(
+            test["output"],
+            "\\u{1b}[31mred\\u{7}\\r\n\\u{202e}gnp.exe\\u{9b}"
+        );
+        assert_eq!(
+            test["message"],
+            "\\u{1b}[31mred\\u{7}\\r\n\\u{202e}gnp.exe\\u{9b}\n  expected: true"
+        );
+        assert_eq!(
+            test["test_code"],
+            "replay_safe(\\u{1b}[31mred\\u{7}\\r\n\\u{202e}gnp.exe\\u{9b})"
+        );
+        let result: Value =
+            serde_json::from_str(&crate::report::kit::result_json(&bob, SEED)).unwrap();
+        assert_eq!(result["name"], HOSTILE);
+        assert_eq!(
+            result["steps"][1]["clauses"][1]["output"],
+            "\u{1b}[31mred\u{7}\r\n\u{202e}gnp.exe\u{9b}",
+            "result.json keeps what was printed exactly"
+        );
+
+        let carol = parsed(&hostile_build());
+        assert_eq!(
+            carol["message"],
+            "\\u{1b}[31mred\\u{7}\\r\n\\u{202e}gnp.exe\\u{9b}"
+        );
+        // Escapes count towards the 500 characters.
+        let mut loud = bob.clone();
+        loud.steps[1].clauses[1].output = Some("\u{7}".repeat(400));
+        let output = parsed(&loud)["tests"][3]["output"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        assert_eq!(output.chars().count(), OUTPUT_CHARS);
+        assert!(output.starts_with("\\u{7}\\u{7}"), "{output}");
     }
 
     #[test]

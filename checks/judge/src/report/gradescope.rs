@@ -10,7 +10,10 @@
 //! `test_name_format` are all `text`): Gradescope shows it as it is, so the
 //! compiler's errors and the learner's own words (`Result<f64,
 //! InvalidArgument>`, `a < b`) need no escaping and are never taken for
-//! markup.
+//! markup. What it shows is made visible all the same ([`crate::visible`]):
+//! a control character (but a line feed or a tab) or a bidirectional
+//! control, in a compiler error or in what the learner's code printed,
+//! appears as a Rust escape (`\u{1b}`, `\u{202e}`), names as one line.
 //!
 //! Bonus (advanced) steps are extra credit: their tests have `max_score` 0
 //! and score their points when passed; the top-level `score` is the sum of
@@ -24,6 +27,7 @@ use super::{
     MESSAGE_CAP,
 };
 use crate::catalog::{t, tr};
+use crate::visible;
 use serde::Serialize;
 
 /// How every output and name is shown: as plain text.
@@ -71,14 +75,15 @@ pub fn results_json(s: &SubmissionReport, seed: &str) -> String {
             .steps
             .iter()
             .map(|step| Test {
-                name: tr(
+                name: visible::line(&tr(
                     if step.bonus {
                         "report.gradescope.bonus_step_name"
                     } else {
                         "report.gradescope.step_name"
                     },
                     &[("step", &step.step), ("function", &step.function)],
-                ),
+                ))
+                .into_owned(),
                 number: step.step.clone(),
                 score: step.score,
                 // Extra credit: worth nothing towards the total.
@@ -139,7 +144,7 @@ fn overview(s: &SubmissionReport, seed: &str) -> String {
             );
         }
     }
-    capped(&text, MESSAGE_CAP)
+    capped(&visible::text(&text), MESSAGE_CAP)
 }
 
 fn step_output(step: &StepReport) -> String {
@@ -178,14 +183,14 @@ fn step_output(step: &StepReport) -> String {
             }
         }
     };
-    capped(&text, MESSAGE_CAP)
+    capped(&visible::text(&text), MESSAGE_CAP)
 }
 
 #[cfg(test)]
 mod tests {
     use super::super::kit::test_support::{
-        assert_capped, check_snapshot, class, long_message, long_submission, COMPILER_ERRORS,
-        NASTY, SEED,
+        assert_capped, check_snapshot, class, hostile_build, hostile_submission, json_strings,
+        long_message, long_submission, raw_hidden, COMPILER_ERRORS, HOSTILE, NASTY_SHOWN, SEED,
     };
     use super::*;
     use crate::catalog::Lang;
@@ -305,12 +310,16 @@ mod tests {
                 assert!(FORMATS.contains(&v[key].as_str().unwrap()));
             }
         }
-        // Plain text: the compiler's words and the learner's arrive as they are.
+        // Plain text: the compiler's words and the learner's arrive as they
+        // are, but for control characters, shown escaped.
         let carol = parsed(&class().submissions[2]);
         assert!(carol["output"].as_str().unwrap().contains(COMPILER_ERRORS));
         assert!(COMPILER_ERRORS.contains('<') && COMPILER_ERRORS.contains('&'));
         let bob = parsed(&class().submissions[1]);
-        assert!(bob["tests"][1]["output"].as_str().unwrap().contains(NASTY));
+        assert!(bob["tests"][1]["output"]
+            .as_str()
+            .unwrap()
+            .contains(NASTY_SHOWN));
     }
 
     #[test]
@@ -354,7 +363,7 @@ mod tests {
         assert_eq!(bob["tests"][0]["output"], "");
         assert_eq!(
             bob["tests"][1]["output"],
-            format!("02 replay_safe :: POST with key is safe\n{NASTY}")
+            format!("02 replay_safe :: POST with key is safe\n{NASTY_SHOWN}")
         );
         assert!(bob["tests"][2]["output"]
             .as_str()
@@ -393,6 +402,38 @@ mod tests {
         assert_eq!(zh["tests"][1]["output"], en["tests"][1]["output"]);
         // The language was lent to that render only.
         assert_eq!(en["tests"][0]["name"], "Step 01: retryable");
+    }
+
+    /// What Gradescope shows a person (test names, outputs) holds no
+    /// control or bidirectional character but line feeds and tabs: what the
+    /// learner's code printed, or its compiler quoted, is shown escaped.
+    /// result.json keeps the submission's name exactly.
+    #[test]
+    fn control_and_bidi_characters_are_shown_escaped() {
+        let bob = hostile_submission();
+        let v = parsed(&bob);
+        for text in json_strings(&v) {
+            assert_eq!(raw_hidden(&text), [], "{text:?}");
+            assert!(!text.contains('\r'), "{text:?}");
+        }
+        assert_eq!(
+            v["tests"][1]["output"],
+            "02 replay_safe :: POST with key is safe\n\
+             \\u{1b}[31mred\\u{7}\\r\n\\u{202e}gnp.exe\\u{9b}\n  expected: true"
+        );
+        let result: Value =
+            serde_json::from_str(&crate::report::kit::result_json(&bob, SEED)).unwrap();
+        assert_eq!(result["name"], HOSTILE);
+
+        let carol = parsed(&hostile_build());
+        for text in json_strings(&carol) {
+            assert_eq!(raw_hidden(&text), [], "{text:?}");
+        }
+        let overview = carol["output"].as_str().unwrap();
+        assert!(
+            overview.ends_with("\n\\u{1b}[31mred\\u{7}\\r\n\\u{202e}gnp.exe\\u{9b}"),
+            "{overview:?}"
+        );
     }
 
     #[test]

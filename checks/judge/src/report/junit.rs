@@ -32,9 +32,17 @@
 //! text too, so parsers keep it); characters XML 1.0 forbids (C0 controls
 //! other than tab, newline and carriage return; U+FFFE, U+FFFF) become U+FFFD.
 //! Messages are capped again with [`capped`] before escaping.
+//!
+//! Before either, what a person reads is made visible ([`crate::visible`]):
+//! the submission's name and each test case's name as one line, messages
+//! keeping their line feeds and tabs; every other control character (C0,
+//! DEL, C1) and every bidirectional control becomes a Rust escape
+//! (`\u{1b}`, `\u{202e}`, `\r`). So no such character reaches the
+//! document, and the U+FFFD fallback is left for U+FFFE and U+FFFF.
 
 use super::{capped, Build, ClauseStatus, FaultKind, StepReport, SubmissionReport, MESSAGE_CAP};
 use crate::catalog::{t, tr};
+use crate::visible;
 use std::fmt::Write as _;
 
 /// What a non-passing test case carries.
@@ -86,14 +94,14 @@ pub fn junit_xml(s: &SubmissionReport, seed: &str) -> String {
         let _ = writeln!(
             out,
             "      <property name=\"submission\" value=\"{}\"/>",
-            attr(&s.name)
+            attr(&visible::line(&s.name))
         );
         out.push_str("    </properties>\n");
         let classname = attr(&format!("retry-lab.{}", step.step));
         for case in cases {
             let open = format!(
                 "    <testcase classname=\"{classname}\" name=\"{}\" time=\"{}\"",
-                attr(&case.name),
+                attr(&visible::line(&case.name)),
                 time(case.time)
             );
             match &case.problem {
@@ -167,10 +175,7 @@ fn problem(
     match status {
         ClauseStatus::Passed => None,
         ClauseStatus::Failed => {
-            let body = capped(
-                &message.map_or_else(|| t("report.junit.failed"), str::to_string),
-                MESSAGE_CAP,
-            );
+            let body = shown(&message.map_or_else(|| t("report.junit.failed"), str::to_string));
             // A runtime error is an `error`, a wrong answer a `failure`.
             let (element, kind) = match fault.filter(|f| f.is_runtime_error()) {
                 Some(f) => ("error", fault_name(f)),
@@ -194,7 +199,7 @@ fn problem(
                 element: "failure",
                 kind: "not-implemented".to_string(),
                 message: t("report.junit.not_implemented"),
-                body: capped(&message.map_or_else(todo, str::to_string), MESSAGE_CAP),
+                body: shown(&message.map_or_else(todo, str::to_string)),
             })
         }
         // Left out of the file (see `SubmissionReport::attempted`); kept
@@ -209,7 +214,7 @@ fn problem(
             element: "error",
             kind: "review".to_string(),
             message: t("report.junit.needs_review"),
-            body: capped(s.review.as_deref().unwrap_or(""), MESSAGE_CAP),
+            body: shown(s.review.as_deref().unwrap_or("")),
         }),
         ClauseStatus::NotBuilt => {
             let errors = s
@@ -220,10 +225,15 @@ fn problem(
                 element: "error",
                 kind: "build".to_string(),
                 message: t("report.does_not_compile"),
-                body: capped(&errors, MESSAGE_CAP),
+                body: shown(&errors),
             })
         }
     }
+}
+
+/// A message's text as a person reads it: made visible, then capped.
+fn shown(text: &str) -> String {
+    capped(&visible::text(text), MESSAGE_CAP)
 }
 
 /// A fault's name as the kit's reports spell it (`timed-out`).
@@ -279,7 +289,8 @@ fn text(raw: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::super::kit::test_support::{
-        assert_capped, check_snapshot, class, long_message, long_submission, NASTY, SEED,
+        assert_capped, check_snapshot, class, hostile_build, hostile_submission, long_message,
+        long_submission, raw_hidden, HOSTILE, HOSTILE_SHOWN, NASTY, SEED,
     };
     use super::super::{Build, ClauseReport};
     use super::*;
@@ -957,19 +968,16 @@ mod tests {
     }
 
     #[test]
-    fn messages_are_escaped_and_control_characters_replaced() {
+    fn messages_are_escaped_and_control_characters_shown() {
         let bob = &class().submissions[1];
         let xml = junit_xml(bob, SEED);
-        assert!(!xml.contains('\u{1}'));
+        assert!(!xml.contains('\u{1}') && !xml.contains('\u{FFFD}'));
         let root = parse(&xml).unwrap();
         let suite = root.kids("testsuite")[1];
         let failure = suite.kids("testcase")[1].kids("failure")[0];
-        let shown = NASTY.replace('\u{1}', "\u{FFFD}");
+        let shown = NASTY.replace('\u{1}', "\\u{1}");
         assert_eq!(failure.attr("message"), shown.lines().next().unwrap());
-        assert_eq!(
-            failure.attr("message"),
-            "replay_safe(\"<&>\"'\u{FFFD}中文\")"
-        );
+        assert_eq!(failure.attr("message"), "replay_safe(\"<&>\"'\\u{1}中文\")");
         assert_eq!(failure.text, shown);
         assert_eq!(
             suite.kids("properties")[0].kids("property")[1].attr("value"),
@@ -986,6 +994,45 @@ mod tests {
         assert_eq!(text("\t\n\r\u{1B}"), "\t\n&#13;\u{FFFD}");
     }
 
+    /// The submission's name and what its code printed (or its compiler
+    /// quoted) show their control and bidirectional characters escaped,
+    /// while result.json keeps the name exactly.
+    #[test]
+    fn control_and_bidi_characters_are_shown_escaped() {
+        let bob = hostile_submission();
+        let xml = junit_xml(&bob, SEED);
+        assert_eq!(raw_hidden(&xml), [], "{xml}");
+        assert!(!xml.contains('\u{FFFD}') && !xml.contains("&#13;"), "{xml}");
+        valid_for_both(&xml).unwrap_or_else(|e| panic!("{e} in\n{xml}"));
+        let root = parse(&xml).unwrap();
+        for suite in root.kids("testsuite") {
+            let submission = suite.kids("properties")[0].kids("property")[1];
+            assert_eq!(submission.attr("value"), HOSTILE_SHOWN);
+        }
+        assert!(xml.contains(
+            "<property name=\"submission\" value=\"\\u{1b}[2J\\u{7}王小明\\u{202e}\\u{2066}\\u{85}evil\"/>"
+        ));
+        let failure = root.kids("testsuite")[1].kids("testcase")[1].kids("failure")[0];
+        assert_eq!(failure.attr("message"), "\\u{1b}[31mred\\u{7}\\r");
+        assert_eq!(
+            failure.text,
+            "\\u{1b}[31mred\\u{7}\\r\n\\u{202e}gnp.exe\\u{9b}\n  expected: true"
+        );
+        let result: serde_json::Value =
+            serde_json::from_str(&crate::report::kit::result_json(&bob, SEED)).unwrap();
+        assert_eq!(result["name"], HOSTILE);
+
+        let carol = hostile_build();
+        let xml = junit_xml(&carol, SEED);
+        assert_eq!(raw_hidden(&xml), [], "{xml}");
+        let root = parse(&xml).unwrap();
+        let error = root.kids("testsuite")[0].kids("testcase")[0].kids("error")[0];
+        assert_eq!(
+            error.text,
+            "\\u{1b}[31mred\\u{7}\\r\n\\u{202e}gnp.exe\\u{9b}"
+        );
+    }
+
     #[test]
     fn a_runtime_error_is_an_error_and_a_wrong_answer_a_failure() {
         let xml = junit_xml(&panicking(), SEED);
@@ -997,7 +1044,7 @@ mod tests {
         assert!(case.kids("failure").is_empty());
         let error = case.kids("error")[0];
         assert_eq!(error.attr("type"), "panicked");
-        let shown = NASTY.replace('\u{1}', "\u{FFFD}");
+        let shown = NASTY.replace('\u{1}', "\\u{1}");
         assert_eq!(error.attr("message"), shown.lines().next().unwrap());
         assert_eq!(error.text, shown);
         assert!(xml.contains("<error message=\"replay_safe("), "{xml}");

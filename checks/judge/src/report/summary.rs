@@ -21,9 +21,15 @@
 //! first, so no spreadsheet evaluates it (the other fields are the kit's
 //! own words and numbers). Step columns are the first submission's steps; a
 //! submission lacking one of them has an empty cell there.
+//!
+//! The CSV and Markdown show each name as one visible line
+//! ([`crate::visible::line`]: control and bidirectional characters, line
+//! ends included, escaped as `\u{1b}`, `\n`, …) before quoting, disarming
+//! or Markdown escaping; `summary.json` keeps the exact name.
 
 use super::{AdvancedBuild, Build, ClassReport, StepStatus, GRADE_SCHEMA};
 use crate::catalog::{t, tr};
+use crate::visible;
 use serde::{Deserialize, Serialize};
 
 /// Exactly what `summary.json` holds.
@@ -154,7 +160,7 @@ pub fn summary_csv(file: &SummaryFile) -> String {
     }
     out.push_str(CRLF);
     for s in &file.submissions {
-        out.push_str(&csv_cell(&csv_name(&s.name)));
+        out.push_str(&csv_cell(&csv_name(&visible::line(&s.name))));
         out.push_str(&format!(
             ",{},{},{}",
             build_word(s.build),
@@ -210,7 +216,7 @@ pub fn summary_md(file: &SummaryFile) -> String {
         };
         out.push_str(&format!(
             "| {} | {} | {}/{}{extra} |",
-            md_cell(&s.name),
+            md_cell(&visible::line(&s.name)),
             t(match s.build {
                 Build::Ok => "report.summary.built",
                 Build::Failed => "report.summary.not_built",
@@ -245,7 +251,7 @@ pub fn summary_md(file: &SummaryFile) -> String {
     out.push_str("\n\n");
     out.push_str(&tr(
         "report.summary.legend",
-        &[("seed", &md_cell(&file.seed))],
+        &[("seed", &md_cell(&visible::line(&file.seed)))],
     ));
     out.push('\n');
     if has_advanced(&steps) {
@@ -337,7 +343,9 @@ fn md_cell(text: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::super::kit::test_support::{check_snapshot, class, BOB, SEED};
+    use super::super::kit::test_support::{
+        check_snapshot, class, raw_hidden, BOB, HOSTILE, HOSTILE_SHOWN, SEED,
+    };
     use super::*;
     use serde_json::Value;
 
@@ -515,8 +523,8 @@ mod tests {
         c.submissions[2].name = "=carol\r\n\"2\",\n@3".to_string();
         let csv = summary_csv(&summary_of(&c));
         assert!(csv.ends_with("\r\n"));
-        // Four records, and one CRLF inside the quoted name.
-        assert_eq!(csv.matches("\r\n").count(), 5, "{csv:?}");
+        // Four records; the name's line ends are shown escaped, on its line.
+        assert_eq!(csv.matches("\r\n").count(), 4, "{csv:?}");
         let records = rfc4180(&csv).unwrap_or_else(|e| panic!("{e} in {csv:?}"));
         assert_eq!(records.len(), 4);
         assert!(records.iter().all(|r| r.len() == 7), "{records:?}");
@@ -527,12 +535,63 @@ mod tests {
                 "name",
                 "alice",
                 "'-bob, \"the\" | 2nd",
-                "'=carol\r\n\"2\",\n@3"
+                "'=carol\\r\\n\"2\",\\n@3"
             ]
         );
+        assert!(csv.contains("\"'=carol\\r\\n\"\"2\"\",\\n@3\",failed,"));
         for bad in ["a\nb\r\n", "a\"b\r\n", "\"a\"b\r\n", "a,b", "a\rb\r\n"] {
             assert!(rfc4180(bad).is_err(), "accepted {bad:?}");
         }
+    }
+
+    /// Control and bidirectional characters in a name are shown escaped in
+    /// the CSV and the Markdown; summary.json keeps the name exactly.
+    #[test]
+    fn names_show_escaped_in_csv_and_markdown_and_exact_in_json() {
+        let mut c = class();
+        c.submissions[2].name = HOSTILE.to_string();
+        let file = summary_of(&c);
+
+        let csv = summary_csv(&file);
+        assert_eq!(raw_hidden(&csv), [], "{csv:?}");
+        assert_eq!(
+            csv.lines().nth(3),
+            Some(
+                "\\u{1b}[2J\\u{7}王小明\\u{202e}\\u{2066}\\u{85}evil,failed,0,30,error,error,error"
+            )
+        );
+        let records = rfc4180(&csv).unwrap_or_else(|e| panic!("{e} in {csv:?}"));
+        assert_eq!(records[3][0], HOSTILE_SHOWN);
+        // Disarming looks at what is shown: a tab shown as `\t` starts no
+        // formula.
+        let mut formula = class();
+        formula.submissions[2].name = "\t=1+1".to_string();
+        let csv = summary_csv(&summary_of(&formula));
+        assert_eq!(
+            csv.lines().nth(3).unwrap().split(',').next(),
+            Some("\\t=1+1")
+        );
+
+        let md = summary_md(&file);
+        assert_eq!(raw_hidden(&md), [], "{md:?}");
+        assert_eq!(
+            md.lines().nth(4),
+            Some(
+                "| \\\\u{1b}\\[2J\\\\u{7}王小明\\\\u{202e}\\\\u{2066}\\\\u{85}evil | failed | 0/30 | 🛠 | 🛠 | 🛠 |"
+            )
+        );
+
+        // A seed read back from a merged summary.json is shown alike.
+        let mut merged = file.clone();
+        merged.seed = "7\u{1b}[2J".to_string();
+        let md = summary_md(&merged);
+        assert_eq!(raw_hidden(&md), [], "{md:?}");
+        assert!(md.contains("Seed: 7\\\\u{1b}\\[2J."), "{md}");
+
+        let json = summary_json(&c);
+        let v: Value = serde_json::from_str(&json).unwrap();
+        assert_eq!(v["submissions"][2]["name"], HOSTILE);
+        assert_eq!(read_summary(&json).unwrap().submissions[2].name, HOSTILE);
     }
 
     #[test]

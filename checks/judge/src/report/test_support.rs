@@ -30,6 +30,11 @@ pub const SEED: &str = "18446744073709551615";
 pub const NASTY: &str =
     "replay_safe(\"<&>\"'\u{1}中文\")\n  expected: true\n       got: false\n\tsee: a < b && c > d";
 
+/// How the human-readable formats show [`NASTY`]: its control character
+/// escaped, its line feeds and tab kept.
+pub const NASTY_SHOWN: &str =
+    "replay_safe(\"<&>\"'\\u{1}中文\")\n  expected: true\n       got: false\n\tsee: a < b && c > d";
+
 /// What `carol` (who does not compile) gets from the compiler.
 pub const COMPILER_ERRORS: &str = "error[E0308]: mismatched types\n  --> src/lib.rs:12:5\n   |\n12 |     a < b && \"c\"\n   |     ^^^^^^^^^^^^^ expected `bool`, found `&str`";
 
@@ -41,6 +46,62 @@ pub const PRINTED: &str =
 /// The name of the submission with a failed clause: it starts like a
 /// spreadsheet formula and holds a comma, quotes and a Markdown pipe.
 pub const BOB: &str = "-bob, \"the\" | 2nd";
+
+/// A submission name holding what a terminal or a reader would act on
+/// instead of showing: ESC and BEL (clear the screen, ring), RIGHT-TO-LEFT
+/// OVERRIDE, LEFT-TO-RIGHT ISOLATE and a C1 control (NEXT LINE), around
+/// Chinese text that must stay as it is.
+pub const HOSTILE: &str = "\u{1b}[2J\u{7}王小明\u{202e}\u{2066}\u{85}evil";
+
+/// How every human-readable format shows [`HOSTILE`].
+pub const HOSTILE_SHOWN: &str = "\\u{1b}[2J\\u{7}王小明\\u{202e}\\u{2066}\\u{85}evil";
+
+/// What hostile learner code printed, or a compiler quoted from it:
+/// colours, a bell, a carriage return, a line end, an override.
+pub const HOSTILE_PRINTED: &str = "\u{1b}[31mred\u{7}\r\n\u{202e}gnp.exe\u{9b}";
+
+/// `BOB` renamed [`HOSTILE`], whose failed clause printed
+/// [`HOSTILE_PRINTED`], which its message and call show too.
+pub fn hostile_submission() -> SubmissionReport {
+    let mut bob = class().submissions[1].clone();
+    bob.name = HOSTILE.to_string();
+    let clause = &mut bob.steps[1].clauses[1];
+    clause.message = Some(format!("{HOSTILE_PRINTED}\n  expected: true"));
+    clause.call = Some(format!("replay_safe({HOSTILE_PRINTED})"));
+    clause.output = Some(HOSTILE_PRINTED.to_string());
+    bob
+}
+
+/// `carol` renamed [`HOSTILE`], the compiler quoting [`HOSTILE_PRINTED`].
+pub fn hostile_build() -> SubmissionReport {
+    let mut carol = class().submissions[2].clone();
+    carol.name = HOSTILE.to_string();
+    carol.build_errors = Some(HOSTILE_PRINTED.to_string());
+    carol
+}
+
+/// The characters of `text` a screen would act on instead of showing, but
+/// for line feeds, tabs and carriage returns (which each format places
+/// itself, e.g. the CSV's CRLF).
+pub fn raw_hidden(text: &str) -> Vec<char> {
+    text.chars()
+        .filter(|&c| crate::visible::hidden(c) && !matches!(c, '\n' | '\t' | '\r'))
+        .collect()
+}
+
+/// Every string in a JSON value, keys included.
+pub fn json_strings(v: &serde_json::Value) -> Vec<String> {
+    use serde_json::Value;
+    match v {
+        Value::String(s) => vec![s.clone()],
+        Value::Array(a) => a.iter().flat_map(json_strings).collect(),
+        Value::Object(o) => o
+            .iter()
+            .flat_map(|(k, v)| std::iter::once(k.clone()).chain(json_strings(v)))
+            .collect(),
+        _ => Vec::new(),
+    }
+}
 
 /// Each clause's first input, as the learner would write the call.
 const CALLS: [[&str; 2]; 4] = [
