@@ -10,6 +10,7 @@
 
 use crate::catalog::{t, tr};
 use crate::spawn::{self, Exit};
+use std::collections::{BTreeMap, BTreeSet};
 use std::io;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -420,14 +421,14 @@ pub fn kit_runner(root: &Path, runner: Runner) -> Result<PathBuf, BuildError> {
     Ok(target.join("debug").join(runner.package()))
 }
 
+/// Writes `bytes` to `path` unless it already holds them. An unchanged file
+/// keeps its mtime, so cargo has nothing to do; a changed one is replaced
+/// through a new file, never written through a link to another.
 fn write_if_changed(path: &Path, bytes: &[u8]) -> io::Result<()> {
     if std::fs::read(path).ok().as_deref() == Some(bytes) {
-        return Ok(()); // unchanged: keep the mtime, so cargo has nothing to do
+        return Ok(());
     }
-    if let Some(parent) = path.parent() {
-        std::fs::create_dir_all(parent)?;
-    }
-    std::fs::write(path, bytes)
+    crate::files::write_atomically(path, bytes)
 }
 
 /// The slot's workspace manifest: the kit's own, narrowed to the learner's
@@ -479,22 +480,173 @@ pub fn runner_in_slot(root: &Path, name: &str, lib_rs: &[u8]) -> Result<Slot, Bu
     })
 }
 
-/// Copies `from` into `to` file by file (folders too), rewriting only what changed.
-fn mirror(from: &Path, to: &Path) -> io::Result<()> {
-    for entry in std::fs::read_dir(from)? {
-        let entry = entry?;
-        let dest = to.join(entry.file_name());
-        if entry.file_type()?.is_dir() {
-            mirror(&entry.path(), &dest)?;
+/// The files of a slot's `kit/`, by path relative to it: the narrowed
+/// manifest, the kit's `Cargo.lock` and `student/Cargo.toml`, the subject's
+/// `lib_rs` (and `advanced`) under `student/src/`, and every regular file of
+/// the runner crates. Nothing else belongs there.
+fn slot_files(
+    root: &Path,
+    lib_rs: &[u8],
+    advanced: Option<&[u8]>,
+) -> io::Result<BTreeMap<PathBuf, Vec<u8>>> {
+    let mut files = BTreeMap::new();
+    files.insert("Cargo.toml".into(), slot_manifest(root)?.into_bytes());
+    for file in ["Cargo.lock", "student/Cargo.toml"] {
+        files.insert(file.into(), std::fs::read(root.join(file))?);
+    }
+    files.insert("student/src/lib.rs".into(), lib_rs.to_vec());
+    if let Some(bytes) = advanced {
+        files.insert("student/src/advanced.rs".into(), bytes.to_vec());
+    }
+    for krate in RUNNER_CRATES {
+        let from = root.join(krate);
+        crate::files::walk(&from, &|_| false, &mut |rel, folder| {
+            if !folder {
+                files.insert(Path::new(krate).join(rel), std::fs::read(from.join(rel))?);
+            }
+            Ok(())
+        })?;
+    }
+    Ok(files)
+}
+
+/// Makes the tree at `dir` hold exactly `files` (paths relative to `dir`)
+/// and the folders they are in. Anything else is removed first: other
+/// files and folders, symbolic links (the links, never what they point
+/// at), FIFOs, and a folder or link standing where a file belongs. Then
+/// each file is written unless it already holds its bytes.
+fn make_tree(dir: &Path, files: &BTreeMap<PathBuf, Vec<u8>>) -> io::Result<()> {
+    let folders: BTreeSet<&Path> = files
+        .keys()
+        .flat_map(|f| f.ancestors().skip(1))
+        .filter(|f| !f.as_os_str().is_empty())
+        .collect();
+    match std::fs::symlink_metadata(dir) {
+        Ok(meta) if !meta.is_dir() => remove(dir)?,
+        _ => {}
+    }
+    std::fs::create_dir_all(dir)?;
+    prune(dir, Path::new(""), &|rel, folder| {
+        if folder {
+            folders.contains(rel)
         } else {
-            write_if_changed(&dest, &std::fs::read(entry.path())?)?;
+            files.contains_key(rel)
+        }
+    })?;
+    for (rel, bytes) in files {
+        write_if_changed(&dir.join(rel), bytes)?;
+    }
+    Ok(())
+}
+
+/// Removes from the folder `root/rel` every entry that is not a folder or
+/// regular file `keep` says so of (by its path relative to `root`), and
+/// descends into the folders kept. Links are removed, never followed.
+fn prune(root: &Path, rel: &Path, keep: &dyn Fn(&Path, bool) -> bool) -> io::Result<()> {
+    for entry in std::fs::read_dir(root.join(rel))? {
+        let rel = rel.join(entry?.file_name());
+        let meta = std::fs::symlink_metadata(root.join(&rel))?;
+        if meta.is_dir() && keep(&rel, true) {
+            prune(root, &rel, keep)?;
+        } else if !(meta.is_file() && keep(&rel, false)) {
+            remove(&root.join(&rel))?;
+        }
+    }
+    Ok(())
+}
+
+/// Removes `path`: a folder with everything in it, anything else (a
+/// symbolic link included, not what it points at) as itself.
+fn remove(path: &Path) -> io::Result<()> {
+    if std::fs::symlink_metadata(path)?.is_dir() {
+        std::fs::remove_dir_all(path)
+    } else {
+        std::fs::remove_file(path)
+    }
+}
+
+/// The packages built from the learner's code or linking it, by the names
+/// cargo gives them (package names in `.fingerprint/` and `build/`, crate
+/// names elsewhere).
+const FROM_LEARNER: [&str; 5] = [
+    "student",
+    "lab-runner",
+    "lab_runner",
+    "lab-runner-advanced",
+    "lab_runner_advanced",
+];
+
+/// Whether an entry of a profile folder (`debug/` and its `deps/`,
+/// `.fingerprint/`, `incremental/` and `build/`) was built from the
+/// learner's code: its name is one of theirs, with `lib` before it or not,
+/// then, or not, `-` and a hash of letters and digits, then nothing or an
+/// extension: `lab-runner`, `lab-runner.d`, `libstudent-<hash>.rlib`,
+/// `student-<hash>`, `lab_runner-<hash>.<unit>.rcgu.o`, …
+fn built_from_learner(name: &str) -> bool {
+    let name = name.strip_prefix("lib").unwrap_or(name);
+    FROM_LEARNER.iter().any(|krate| {
+        let Some(rest) = name.strip_prefix(krate) else {
+            return false;
+        };
+        let rest = match rest.strip_prefix('-') {
+            Some(hashed) => {
+                let end = hashed.find('.').unwrap_or(hashed.len());
+                let hash = &hashed[..end];
+                if hash.is_empty() || !hash.bytes().all(|b| b.is_ascii_alphanumeric()) {
+                    return false;
+                }
+                &hashed[end..]
+            }
+            None => rest,
+        };
+        rest.is_empty() || rest.starts_with('.')
+    })
+}
+
+/// Removes from a slot's target folder everything built from a learner's
+/// code: the student crate's and both runners' binaries, libraries,
+/// dependency files, fingerprints (which keep the compiler's messages),
+/// incremental caches and build-script folders, what a killed rustc left
+/// half-written, and the build's temporary folder. What the kit's own
+/// crates and the registry's compiled to stays, so the next build is warm.
+fn clear_learner_outputs(target: &Path) -> io::Result<()> {
+    match std::fs::symlink_metadata(target) {
+        Ok(meta) if meta.is_dir() => {}
+        Ok(_) => return remove(target),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(e),
+    }
+    let tmp = target.join("lab-tmp");
+    if std::fs::symlink_metadata(&tmp).is_ok() {
+        remove(&tmp)?;
+    }
+    let debug = target.join("debug");
+    for sub in ["", "deps", ".fingerprint", "incremental", "build"] {
+        let dir = debug.join(sub);
+        match std::fs::symlink_metadata(&dir) {
+            Ok(meta) if meta.is_dir() => {}
+            Ok(_) => {
+                remove(&dir)?;
+                continue;
+            }
+            Err(_) => continue,
+        }
+        for entry in std::fs::read_dir(&dir)? {
+            let name = entry?.file_name();
+            let name = name.to_string_lossy();
+            // rustc writes metadata into a folder `rmeta<random>` first.
+            let half_written = sub == "deps" && name.starts_with("rmeta");
+            if built_from_learner(&name) || half_written {
+                remove(&dir.join(&*name))?;
+            }
         }
     }
     Ok(())
 }
 
 /// Locks slot `name` and makes it the pristine kit with `lib_rs`, and with
-/// `advanced` as `student/src/advanced.rs` (removed when `None`). Returns the
+/// `advanced` as `student/src/advanced.rs` (absent when `None`), then clears
+/// from its target what an earlier subject's build produced. Returns the
 /// slot's kit folder, its target folder and the lock.
 fn fill_slot(
     root: &Path,
@@ -508,33 +660,20 @@ fn fill_slot(
     let lock = lock(&slots.join(name))?;
     let slot = slots.join(name).join("kit");
     // Cargo reads configuration from every folder above the slot; within
-    // the slots folder only the judge's own files may stand.
-    for dir in [&slots, &slots.join(name), &slot] {
+    // the slots folder only the judge's own files may stand (and `kit/` is
+    // made exact below).
+    for dir in [&slots, &slots.join(name)] {
         let config = dir.join(".cargo");
         if config.symlink_metadata().is_ok() {
-            std::fs::remove_dir_all(&config).or_else(|_| std::fs::remove_file(&config))?;
+            remove(&config)?;
         }
     }
-    write_if_changed(&slot.join("Cargo.toml"), slot_manifest(root)?.as_bytes())?;
-    write_if_changed(
-        &slot.join("Cargo.lock"),
-        &std::fs::read(root.join("Cargo.lock"))?,
-    )?;
-    write_if_changed(
-        &slot.join("student/Cargo.toml"),
-        &std::fs::read(root.join("student/Cargo.toml"))?,
-    )?;
-    write_if_changed(&slot.join("student/src/lib.rs"), lib_rs)?;
-    let advanced_rs = slot.join("student/src/advanced.rs");
-    match advanced {
-        Some(bytes) => write_if_changed(&advanced_rs, bytes)?,
-        None if advanced_rs.exists() => std::fs::remove_file(&advanced_rs)?,
-        None => {}
-    }
-    for krate in RUNNER_CRATES {
-        mirror(&root.join(krate), &slot.join(krate))?;
-    }
-    Ok((slot, slots.join(name).join("target"), lock))
+    // The kit's files and nothing else, whatever was left or planted there.
+    make_tree(&slot, &slot_files(root, lib_rs, advanced)?)?;
+    // Nothing an earlier subject's build produced may be read by this one.
+    let target = slots.join(name).join("target");
+    clear_learner_outputs(&target)?;
+    Ok((slot, target, lock))
 }
 
 /// The advanced runner of one evaluation.
@@ -740,6 +879,215 @@ mod tests {
         let text = first_errors(stderr, 10);
         assert!(text.contains("E0308") && text.contains("src/lib.rs:3:5"));
         assert!(!text.contains("unused variable") && !text.contains("could not compile"));
+    }
+
+    /// Every entry under `dir`, links not followed, in name order: a
+    /// folder as `path/`, a file as `path = bytes`, anything else (a link,
+    /// a FIFO) as `path ?`.
+    fn listing(dir: &Path) -> Vec<String> {
+        fn below(dir: &Path, rel: &Path, out: &mut Vec<String>) {
+            let mut names: Vec<_> = std::fs::read_dir(dir.join(rel))
+                .unwrap()
+                .map(|e| e.unwrap().file_name())
+                .collect();
+            names.sort();
+            for name in names {
+                let rel = rel.join(name);
+                let meta = std::fs::symlink_metadata(dir.join(&rel)).unwrap();
+                if meta.is_dir() {
+                    out.push(format!("{}/", rel.display()));
+                    below(dir, &rel, out);
+                } else if meta.is_file() {
+                    let bytes = std::fs::read(dir.join(&rel)).unwrap();
+                    out.push(format!(
+                        "{} = {}",
+                        rel.display(),
+                        String::from_utf8_lossy(&bytes)
+                    ));
+                } else {
+                    out.push(format!("{} ?", rel.display()));
+                }
+            }
+        }
+        let mut out = Vec::new();
+        below(dir, Path::new(""), &mut out);
+        out
+    }
+
+    fn put(path: &Path, text: &str) {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+
+    #[test]
+    fn a_filled_slot_holds_exactly_the_kits_files_whatever_was_planted_there() {
+        use std::os::unix::fs::symlink;
+        let work = tempfile::tempdir().unwrap();
+        let (root, slot, outside) = (
+            work.path().join("kit"),
+            work.path().join("slot/kit"),
+            work.path().join("outside"),
+        );
+        put(
+            &root.join("Cargo.toml"),
+            "[workspace]\nmembers = [\"student\", \"checks/judge\"]\n",
+        );
+        put(&root.join("Cargo.lock"), "lock");
+        put(&root.join("student/Cargo.toml"), "student manifest");
+        put(&root.join("student/src/lib.rs"), "the kit's own stubs");
+        for krate in RUNNER_CRATES {
+            put(&root.join(krate).join("Cargo.toml"), krate);
+        }
+        put(&root.join("checks/api/src/lib.rs"), "api");
+        put(&root.join("checks/runner/src/main.rs"), "runner");
+        put(&root.join("checks/runner-advanced/build.rs"), "script");
+        put(&outside.join("secret.rs"), "outside file");
+        put(&outside.join("folder/inner.rs"), "outside folder");
+        let fill = |advanced: Option<&[u8]>| {
+            make_tree(&slot, &slot_files(&root, b"learner", advanced).unwrap()).unwrap()
+        };
+        fill(Some(b"advanced"));
+
+        // Planted: a build script cargo would run, a folder, a FIFO, links
+        // where a kit file and a kit folder belong, a link to a folder
+        // outside, and a folder where a kit file belongs.
+        put(&slot.join("checks/runner/build.rs"), "fn main() {}");
+        put(&slot.join("checks/harness/extra/more.rs"), "extra");
+        let fifo = std::ffi::CString::new(slot.join("checks/wire/pipe").to_str().unwrap()).unwrap();
+        // SAFETY: mkfifo with a valid NUL-terminated path.
+        assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o644) }, 0);
+        std::fs::remove_file(slot.join("checks/api/src/lib.rs")).unwrap();
+        symlink(
+            outside.join("secret.rs"),
+            slot.join("checks/api/src/lib.rs"),
+        )
+        .unwrap();
+        std::fs::remove_dir_all(slot.join("checks/runner/src")).unwrap();
+        symlink(outside.join("folder"), slot.join("checks/runner/src")).unwrap();
+        symlink(&outside, slot.join("student/outside")).unwrap();
+        std::fs::remove_file(slot.join("checks/wire/Cargo.toml")).unwrap();
+        put(&slot.join("checks/wire/Cargo.toml/x"), "folder");
+        // An unchanged file keeps its mtime.
+        let old = std::time::SystemTime::UNIX_EPOCH + Duration::from_secs(1_000_000_000);
+        let file = std::fs::File::options()
+            .write(true)
+            .open(slot.join("checks/harness/Cargo.toml"))
+            .unwrap();
+        file.set_modified(old).unwrap();
+        drop(file);
+
+        fill(None);
+        let want = [
+            "Cargo.lock = lock",
+            "Cargo.toml = [workspace]\nmembers = [\n    \"student\",\n    \"checks/runner\",\n    \"checks/runner-advanced\",\n]\n",
+            "checks/",
+            "checks/api/",
+            "checks/api/Cargo.toml = checks/api",
+            "checks/api/src/",
+            "checks/api/src/lib.rs = api",
+            "checks/harness/",
+            "checks/harness/Cargo.toml = checks/harness",
+            "checks/runner/",
+            "checks/runner/Cargo.toml = checks/runner",
+            "checks/runner/src/",
+            "checks/runner/src/main.rs = runner",
+            "checks/runner-advanced/",
+            "checks/runner-advanced/Cargo.toml = checks/runner-advanced",
+            "checks/runner-advanced/build.rs = script",
+            "checks/wire/",
+            "checks/wire/Cargo.toml = checks/wire",
+            "student/",
+            "student/Cargo.toml = student manifest",
+            "student/src/",
+            "student/src/lib.rs = learner",
+        ];
+        assert_eq!(listing(&slot), want);
+        assert_eq!(
+            listing(&outside),
+            [
+                "folder/",
+                "folder/inner.rs = outside folder",
+                "secret.rs = outside file"
+            ]
+        );
+        let mtime = std::fs::metadata(slot.join("checks/harness/Cargo.toml"))
+            .unwrap()
+            .modified()
+            .unwrap();
+        assert_eq!(mtime, old);
+    }
+
+    #[test]
+    fn what_was_built_from_a_learner_leaves_the_target_and_the_rest_stays() {
+        let work = tempfile::tempdir().unwrap();
+        let (target, outside) = (work.path().join("target"), work.path().join("outside"));
+        put(&outside.join("lab_runner-keep"), "outside");
+        let gone = [
+            "debug/lab-runner",
+            "debug/lab-runner.d",
+            "debug/lab-runner-advanced",
+            "debug/lab-runner-advanced.d",
+            "debug/libstudent.rlib",
+            "debug/deps/libstudent-0a1b2c3d4e5f6071.rlib",
+            "debug/deps/libstudent-0a1b2c3d4e5f6071.rmeta",
+            "debug/deps/student-0a1b2c3d4e5f6071.d",
+            "debug/deps/lab_runner-1111222233334444",
+            "debug/deps/lab_runner-1111222233334444.d",
+            "debug/deps/lab_runner-1111222233334444.lab_runner.abc12-cgu.0.rcgu.o",
+            "debug/deps/lab_runner_advanced-5555666677778888",
+            "debug/deps/rmetaXy12Ab/full.rmeta",
+            "debug/.fingerprint/student-0a1b2c3d4e5f6071/output-lib-student",
+            "debug/.fingerprint/lab-runner-1111222233334444/bin-lab-runner",
+            "debug/.fingerprint/lab-runner-advanced-9999aaaabbbbcccc/run-build-script-build-script-build",
+            "debug/incremental/student-3k1x9z0q2w7e/s-h1-abc/query-cache.bin",
+            "debug/incremental/lab_runner-2pq8r4ab1c9d/s-h2-def/dep-graph.bin",
+            "debug/build/lab-runner-advanced-9999aaaabbbbcccc/output",
+            "lab-tmp/rustcAbCdEf/x.o",
+        ];
+        let kept = [
+            "debug/.cargo-lock = x",
+            "debug/build/",
+            "debug/build/serde-0123456789abcdef/",
+            "debug/build/serde-0123456789abcdef/output = x",
+            "debug/deps/",
+            "debug/deps/lab_api-0123456789abcdef.d = x",
+            "debug/deps/liblab_harness-0123456789abcdef.rlib = x",
+            "debug/deps/liblab_wire-0123456789abcdef.rmeta = x",
+            "debug/deps/libserde-abc.rlib = x",
+            "debug/deps/libserde-abcdef0123456789.rlib = x",
+            "debug/deps/libstudent_records-0123456789abcdef.rlib = x",
+            "debug/deps/student-records-0123456789abcdef.d = x",
+            "debug/.fingerprint/",
+            "debug/.fingerprint/lab-harness-0123456789abcdef/",
+            "debug/.fingerprint/lab-harness-0123456789abcdef/lib-lab-harness = x",
+            "debug/incremental/",
+            "debug/incremental/lab_harness-1a2b3c4d5e6f/",
+            "debug/incremental/lab_harness-1a2b3c4d5e6f/s = x",
+            "lab-warm = x",
+        ];
+        for path in gone {
+            put(&target.join(path), "x");
+        }
+        for entry in kept {
+            if let Some((path, _)) = entry.split_once(" = ") {
+                put(&target.join(path), "x");
+            }
+        }
+        // A link named like a runner, to a file outside: the link goes.
+        std::os::unix::fs::symlink(
+            outside.join("lab_runner-keep"),
+            target.join("debug/deps/lab_runner-7777777777777777"),
+        )
+        .unwrap();
+
+        clear_learner_outputs(&target).unwrap();
+        let mut want: Vec<String> = kept.iter().map(|s| s.to_string()).collect();
+        want.push("debug/".into());
+        want.sort();
+        let mut left = listing(&target);
+        left.sort();
+        assert_eq!(left, want);
+        assert_eq!(listing(&outside), ["lab_runner-keep = outside"]);
     }
 
     #[test]
