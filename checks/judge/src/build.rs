@@ -138,13 +138,8 @@ impl Runner {
     }
 }
 
-fn cargo_build(
-    dir: &Path,
-    target: &Path,
-    log_dir: &Path,
-    runner: Runner,
-) -> Result<(), BuildError> {
-    let mut results = cargo_build_all(dir, target, log_dir, &[runner])?;
+fn cargo_build(dir: &Path, target: &Path, runner: Runner) -> Result<(), BuildError> {
+    let mut results = cargo_build_all(dir, target, &[runner])?;
     results.remove(0).map_err(BuildError::DoesNotCompile)
 }
 
@@ -189,7 +184,6 @@ fn part_of(stderr: &str, runner: Runner, alone: bool) -> String {
 fn cargo_build_all(
     dir: &Path,
     target: &Path,
-    log_dir: &Path,
     runners: &[Runner],
 ) -> Result<Vec<Result<(), String>>, BuildError> {
     // A manifest the learner broke fails every runner, as their own fault.
@@ -197,11 +191,11 @@ fn cargo_build_all(
         BuildError::DoesNotCompile(why) => Ok(runners.iter().map(|_| Err(why.clone())).collect()),
         kit => Err(kit),
     };
-    if let Err(e) = warm(dir, target, log_dir) {
+    if let Err(e) = warm(dir, target) {
         return every(e);
     }
     let packages: Vec<&str> = runners.iter().map(|r| r.package()).collect();
-    let (exit, stderr) = cargo(dir, target, log_dir, &packages, build_timeout())?;
+    let (exit, stderr) = cargo(dir, target, &packages, build_timeout())?;
     if stderr.contains("student/Cargo.toml") {
         return every(failed_build(&exit, &stderr));
     }
@@ -245,7 +239,6 @@ fn cargo_build_all(
 fn cargo(
     dir: &Path,
     target: &Path,
-    _log_dir: &Path,
     packages: &[&str],
     limit: Duration,
 ) -> Result<(Exit, String), BuildError> {
@@ -264,7 +257,13 @@ fn cargo(
     let tmp = target.join("lab-tmp");
     std::fs::create_dir_all(&tmp)?;
     let (read, also) = sources(dir)?;
-    let jail = crate::sandbox::build(&read, target, &tmp, &also)?;
+    let mut jail = crate::sandbox::build(&read, target, &tmp, &also)?;
+    if !is_kit(dir) {
+        // A slot builds a different learner's crate each time: incremental
+        // caches would only be written, never reused, and are removed
+        // before the next build anyway (see `fill_slot`).
+        jail = jail.env("CARGO_INCREMENTAL", "0");
+    }
     let (exit, captured) = spawn::run_tool(&mut cmd, limit, Some(jail))?;
     Ok((exit, spawn::excerpt(&captured.stderr, 256 << 10)))
 }
@@ -310,13 +309,13 @@ const RUNNER_CRATES: [&str; 5] = [
 /// Builds the runners' dependencies (the kit's code only) once per target
 /// and Cargo.lock, under the long limit, so that the build timeout measures
 /// the learner's crate and not a cold start.
-fn warm(dir: &Path, target: &Path, log_dir: &Path) -> Result<(), BuildError> {
+fn warm(dir: &Path, target: &Path) -> Result<(), BuildError> {
     let marker = target.join("lab-warm");
     let lock = std::fs::read(dir.join("Cargo.lock"))?;
     if std::fs::read(&marker).ok().as_deref() == Some(&lock[..]) {
         return Ok(());
     }
-    match cargo(dir, target, log_dir, &["lab-harness"], WARM_LIMIT)? {
+    match cargo(dir, target, &["lab-harness"], WARM_LIMIT)? {
         (Exit::Success, _) => {
             std::fs::write(&marker, &lock)?;
             Ok(())
@@ -415,9 +414,8 @@ pub fn runner_in_kit(root: &Path) -> Result<PathBuf, BuildError> {
 
 /// Builds one runner against the kit's own `student/`; returns its path.
 pub fn kit_runner(root: &Path, runner: Runner) -> Result<PathBuf, BuildError> {
-    let logs = tempfile::tempdir()?;
     let target = target_dir(root);
-    cargo_build(root, &target, logs.path(), runner)?;
+    cargo_build(root, &target, runner)?;
     Ok(target.join("debug").join(runner.package()))
 }
 
@@ -473,7 +471,7 @@ fn lock(dir: &Path) -> io::Result<std::fs::File> {
 /// locked while the returned [`Slot`] lives, so its runner cannot change under it.
 pub fn runner_in_slot(root: &Path, name: &str, lib_rs: &[u8]) -> Result<Slot, BuildError> {
     let (slot, target, lock) = fill_slot(root, name, lib_rs, None)?;
-    cargo_build(&slot, &target, slot.parent().unwrap_or(&slot), Runner::Core)?;
+    cargo_build(&slot, &target, Runner::Core)?;
     Ok(Slot {
         runner: target.join("debug").join(Runner::Core.package()),
         _lock: lock,
@@ -713,22 +711,19 @@ pub fn runners(
     core: bool,
     advanced: bool,
 ) -> Result<Runners, String> {
-    let (dir, target, logs, lock, has_advanced) = match sources {
+    let (dir, target, lock, has_advanced) = match sources {
         None => {
             let has = root.join("student/src/advanced.rs").is_file();
-            (root.to_path_buf(), target_dir(root), None, None, has)
+            (root.to_path_buf(), target_dir(root), None, has)
         }
         Some((slot, s)) => {
             let (dir, target, lock) = fill_slot(root, slot, &s.lib, s.advanced.as_deref())
                 .map_err(|e| match e {
                     BuildError::Kit(what) | BuildError::DoesNotCompile(what) => what,
                 })?;
-            let logs = dir.parent().map(Path::to_path_buf);
-            (dir, target, logs, Some(lock), s.advanced.is_some())
+            (dir, target, Some(lock), s.advanced.is_some())
         }
     };
-    let temp = tempfile::tempdir().map_err(|e| e.to_string())?;
-    let logs = logs.unwrap_or_else(|| temp.path().to_path_buf());
     // Both runners in one cargo command: one start-up, one dependency check.
     let mut wanted = Vec::new();
     if core {
@@ -740,7 +735,7 @@ pub fn runners(
     let built = if wanted.is_empty() {
         Vec::new()
     } else {
-        cargo_build_all(&dir, &target, &logs, &wanted).map_err(|e| match e {
+        cargo_build_all(&dir, &target, &wanted).map_err(|e| match e {
             BuildError::Kit(what) | BuildError::DoesNotCompile(what) => what,
         })?
     };

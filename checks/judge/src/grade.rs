@@ -660,7 +660,8 @@ fn review_line(submissions: &[SubmissionReport]) -> Option<String> {
 /// `jobs` at a time, and a minute to spare.
 fn watchdog_bound(limits: &Limits, count: usize, jobs: usize) -> Duration {
     let suites = suites::all_steps().count() as u32;
-    let one = build::WARM_LIMIT + limits.build * 2 + limits.suite * suites;
+    let one = (build::WARM_LIMIT + limits.build * 2) * crate::spawn::TOOL_WALL_FACTOR
+        + limits.suite * suites;
     one * count.div_ceil(jobs.max(1)).max(1) as u32 + Duration::from_secs(60)
 }
 

@@ -168,6 +168,7 @@ fn crashed(exit: &Exit, stderr: &str) -> String {
     }
     match exit {
         Exit::Signalled(libc::SIGXFSZ) => t("fault.file_too_large"),
+        Exit::FolderFull => t("fault.folder_too_large"),
         Exit::Signalled(signal) => tr("fault.signalled", &[("signal", signal)]),
         Exit::Failure(code) => tr("fault.exited", &[("code", code)]),
         Exit::Success => tr("fault.exited", &[("code", &0)]),

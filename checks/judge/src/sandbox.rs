@@ -157,6 +157,9 @@ pub struct Jail {
     identity: Option<Becomes>,
     /// Most threads (and processes) the program may have at once.
     threads: Option<u64>,
+    /// The folder it writes in and the most bytes it may hold, watched by
+    /// `spawn::supervise` (no file system here gives a folder a quota).
+    quota: Option<(PathBuf, u64)>,
 }
 
 /// Folders every dynamically linked program needs to start.
@@ -183,7 +186,13 @@ impl Jail {
             handed: Vec::new(),
             identity: None,
             threads: None,
+            quota: None,
         })
+    }
+
+    /// The folder the program may write and the most bytes it may hold there.
+    pub fn quota(&self) -> Option<(&Path, u64)> {
+        self.quota.as_ref().map(|(d, n)| (d.as_path(), *n))
     }
 
     /// Hands `fd` to the jailed program as its descriptor number `at`
@@ -842,6 +851,9 @@ pub fn has_filter() -> bool {
 /// cap long before), and anything learner code writes in its folder.
 const RUNNER_FILE_SIZE: u64 = 64 << 20;
 
+/// Most bytes a runner's own folder may hold, all its files together.
+pub const RUNNER_FOLDER_BYTES: u64 = 256 << 20;
+
 /// Limits of a runner: 2 GiB of address space, 64 MiB per file, `cpu`
 /// seconds of CPU time.
 pub fn runner_limits(cpu_seconds: u64) -> Rlimits {
@@ -922,6 +934,7 @@ pub fn runner(exe: &Path, home: &RunnerHome, connect: &[u16], limits: Rlimits) -
     .without_new_processes(sockets);
     jail.identity = home.becomes;
     jail.threads = Some(RUNNER_THREADS);
+    jail.quota = Some((home.dir.clone(), RUNNER_FOLDER_BYTES));
     Ok(jail)
 }
 
@@ -1117,6 +1130,7 @@ mod tests {
             handed: Vec::new(),
             identity: None,
             threads: None,
+            quota: None,
         }
     }
 
@@ -1202,6 +1216,7 @@ mod tests {
                 handed: Vec::new(),
                 identity: None,
                 threads: None,
+                quota: None,
             };
             if filter {
                 jail = jail.without_new_processes(Sockets::None);
@@ -1266,6 +1281,143 @@ mod tests {
         // head was killed by SIGXFSZ (25): sh says 128 + 25.
         assert_eq!(code, 128 + libc::SIGXFSZ);
         assert_eq!(std::fs::metadata(own.join("big")).unwrap().len(), 1 << 20);
+    }
+
+    /// Runs `script` with `python3 -S -c` as a runner would be run: the
+    /// runner's jail for `/usr/bin/python3` (its binary and loader
+    /// executable, the libraries readable), in a fresh home.
+    fn as_runner(script: &str, sockets: &[u16], threads: bool) -> (crate::spawn::Exit, String) {
+        as_runner_with(script, sockets, threads, true)
+    }
+
+    /// [`as_runner`], with the folder's quota watched or not.
+    fn as_runner_with(
+        script: &str,
+        sockets: &[u16],
+        threads: bool,
+        quota: bool,
+    ) -> (crate::spawn::Exit, String) {
+        let python = Path::new("/usr/bin/python3");
+        let home = RunnerHome::new(python).unwrap();
+        // Room for 200 threads' stacks and arenas.
+        let room = Rlimits {
+            address_space: 16 << 30,
+            ..limits()
+        };
+        let mut jail = runner(python, &home, sockets, room).unwrap();
+        if !threads {
+            jail.threads = None;
+            jail.identity = None;
+        }
+        if !quota {
+            jail.quota = None;
+        }
+        let mut cmd = Command::new(python);
+        cmd.args(["-S", "-c", script]).current_dir(&home.dir);
+        use crate::spawn::{self, Watch};
+        let watch = Watch {
+            idle: std::time::Duration::from_secs(20),
+            deadline: std::time::Instant::now() + std::time::Duration::from_secs(20),
+            output_cap: 1 << 20,
+        };
+        let (exit, captured) = spawn::supervise(&mut cmd, watch, Some(jail), || false).unwrap();
+        let text = spawn::excerpt(&captured.stdout, 4096) + &captured.stderr_excerpt(4096);
+        (exit, text)
+    }
+
+    fn has_python() -> bool {
+        let there = Path::new("/usr/bin/python3").exists();
+        if !there {
+            eprintln!("skipped: no /usr/bin/python3 to play the runner");
+        }
+        there
+    }
+
+    #[test]
+    fn a_runner_opens_no_socket_in_a_check_and_only_tcp_in_try() {
+        if !has_python() {
+            return;
+        }
+        let script = "import socket\nfor f, t in [(socket.AF_INET, socket.SOCK_DGRAM), (socket.AF_UNIX, socket.SOCK_STREAM), (socket.AF_INET, socket.SOCK_STREAM)]:\n    try:\n        socket.socket(f, t).close(); print('open', t)\n    except OSError as e:\n        print('refused', t, e.errno)";
+        let (_, text) = as_runner(script, &[], true);
+        assert_eq!(text.matches("refused").count(), 3, "{text}");
+        // try: TCP only.
+        let (_, text) = as_runner(script, &[9], true);
+        assert_eq!(text.matches("refused").count(), 2, "{text}");
+        assert!(
+            text.contains("open 1") || text.contains("open SocketKind.SOCK_STREAM"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn a_runner_starts_no_other_program_and_keeps_no_descriptor_of_the_judges() {
+        if !has_python() || abi() < 1 {
+            eprintln!("skipped: needs python3 and Landlock");
+            return;
+        }
+        // A descriptor the judge holds open (not close-on-exec), as a
+        // grader's environment may leave one: the runner must not get it.
+        // SAFETY: dup of stdin onto a high number this test owns.
+        let leaked = unsafe { libc::fcntl(0, libc::F_DUPFD, 900) };
+        assert!(leaked >= 900);
+        let script = format!(
+            "import os\nopen('mine.sh','w').write('#!/bin/sh\\n')\nfor p in ['/bin/true', './mine.sh']:\n    try:\n        os.execv(p, [p])\n    except OSError as e:\n        print('refused', p, e.errno)\ntry:\n    os.fstat({leaked}); print('leaked open')\nexcept OSError:\n    print('leaked closed')\ntry:\n    os.memfd_create('x'); print('memfd open')\nexcept OSError:\n    print('memfd refused')"
+        );
+        let (_, text) = as_runner(&script, &[], true);
+        // SAFETY: closing the number this test opened.
+        unsafe {
+            libc::close(leaked);
+        }
+        assert!(text.contains("refused /bin/true"), "{text}");
+        assert!(text.contains("refused ./mine.sh"), "{text}");
+        assert!(text.contains("leaked closed"), "{text}");
+        assert!(text.contains("memfd refused"), "{text}");
+    }
+
+    #[test]
+    fn a_runner_has_at_most_its_share_of_threads() {
+        if !has_python() {
+            return;
+        }
+        // SAFETY: geteuid only returns a number.
+        if unsafe { libc::geteuid() } != 0 && !user_namespaces() {
+            eprintln!("skipped: an ordinary user without user namespaces");
+            return;
+        }
+        let script = "import threading, time\nn = 0\ntry:\n    for _ in range(200):\n        threading.Thread(target=time.sleep, args=(2,), daemon=True).start(); n += 1\nexcept RuntimeError:\n    pass\nprint('threads', n)";
+        let count = |text: &str| -> u64 {
+            text.split_whitespace()
+                .skip_while(|w| *w != "threads")
+                .nth(1)
+                .and_then(|n| n.parse().ok())
+                .unwrap_or_else(|| panic!("{text}"))
+        };
+        let (_, text) = as_runner(script, &[], true);
+        assert!(count(&text) < RUNNER_THREADS, "{text}");
+        // Without the cap the same program starts them all: the test can tell.
+        let (_, text) = as_runner(script, &[], false);
+        assert_eq!(count(&text), 200, "{text}");
+    }
+
+    #[test]
+    fn a_runner_that_fills_its_folder_past_the_quota_is_stopped() {
+        if !has_python() {
+            return;
+        }
+        // 300 files of just under 1 MiB each (the test's per-file limit).
+        let script = "import time\nfor i in range(300):\n    open(f'f{i}', 'wb').write(b'x' * 1000000)\nprint('wrote all')\ntime.sleep(0.5)";
+        let (exit, text) = as_runner(script, &[], true);
+        assert_eq!(exit, crate::spawn::Exit::FolderFull, "{text}");
+        assert!(!text.contains("wrote all"), "{text}");
+        // Unwatched, the same program writes it all: the test can tell.
+        let (exit, text) = as_runner_with(script, &[], true, false);
+        assert_eq!(exit, crate::spawn::Exit::Success, "{text}");
+    }
+
+    /// Whether this system lets an ordinary user make a user namespace.
+    fn user_namespaces() -> bool {
+        std::fs::read_to_string("/proc/sys/user/max_user_namespaces").is_ok_and(|n| n.trim() != "0")
     }
 
     #[test]

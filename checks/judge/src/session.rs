@@ -460,8 +460,9 @@ fn settle(e: Ended) -> Settled {
             at,
             crashed: Bad::Forged(why),
         },
-        // Every case answered before the careful runner died on its way out.
-        (None, None, _) if e.careful && e.pos >= e.n => Settled::Done,
+        // Every case answered before the runner died, hung or overflowed on
+        // its way out: every outcome is in, the rest is not a case's doing.
+        (None, None, _) if e.pos >= e.n => Settled::Done,
         (None, None, Exit::Failure(RUNNER_ERROR)) if e.signed => Settled::KitFault,
         (None, None, Exit::Failure(_) | Exit::Signalled(_) | Exit::Success | Exit::Flood)
             if !e.careful =>
@@ -741,6 +742,26 @@ mod tests {
             (Exit::CaseTimeLimit, 8, true),
         ] {
             assert_eq!(settle(ended(exit, &spans, pos, careful)), flood);
+        }
+    }
+
+    #[test]
+    fn a_runner_that_answered_every_case_is_done_however_it_then_ends() {
+        let quiet = [(3, printed([0, 10], [0, 0]))];
+        for careful in [false, true] {
+            for exit in [
+                Exit::CaseTimeLimit,
+                Exit::OverallTimeLimit,
+                Exit::FolderFull,
+                Exit::Signalled(6),
+                Exit::Failure(1),
+            ] {
+                assert_eq!(
+                    settle(ended(exit.clone(), &quiet, 10, careful)),
+                    Settled::Done,
+                    "{exit:?}, careful: {careful}"
+                );
+            }
         }
     }
 

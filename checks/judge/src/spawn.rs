@@ -8,6 +8,7 @@
 use std::fs::File;
 use std::io;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
+use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicI32, Ordering};
 use std::sync::Mutex;
@@ -28,6 +29,8 @@ pub enum Exit {
     OverallTimeLimit,
     /// stdout and stderr together grew past the cap.
     Flood,
+    /// What it wrote in its own folder grew past the jail's quota.
+    FolderFull,
 }
 
 /// Where a child's output went: two unnamed files of the judge's own (see
@@ -331,10 +334,33 @@ pub fn supervise(
     cmd: &mut Command,
     watch: Watch,
     jail: Option<Jail>,
-    mut progress: impl FnMut() -> bool,
+    progress: impl FnMut() -> bool,
 ) -> io::Result<(Exit, Captured)> {
+    supervise_by(cmd, watch, jail, progress, Measure::LearnerThread)
+}
+
+/// Which time a child's limit (`Watch::idle`) counts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Measure {
+    /// Its learner thread's own time (see [`Clock`]).
+    LearnerThread,
+    /// The processor time of its whole session (see [`tree_cpu`]).
+    SessionCpu,
+}
+
+fn supervise_by(
+    cmd: &mut Command,
+    watch: Watch,
+    jail: Option<Jail>,
+    mut progress: impl FnMut() -> bool,
+    measure: Measure,
+) -> io::Result<(Exit, Captured)> {
+    let quota = jail
+        .as_ref()
+        .and_then(|j| j.quota().map(|(d, n)| (d.to_path_buf(), n)));
+    let mut next_look = Instant::now();
     let (mut child, captured, slot) = start(cmd, jail)?;
-    let mut clock = Clock::of(child.id());
+    let mut clock = Clock::of(child.id(), measure);
     let mut last_progress = clock.now();
     let mut pause = Duration::from_micros(200);
     let exit = loop {
@@ -356,6 +382,14 @@ pub fn supervise(
         }
         if captured.bytes() > watch.output_cap {
             break Exit::Flood;
+        }
+        if let Some((dir, most)) = &quota {
+            if Instant::now() >= next_look {
+                if folder_bytes(dir, FOLDER_ENTRIES) > *most {
+                    break Exit::FolderFull;
+                }
+                next_look = Instant::now() + FOLDER_EVERY;
+            }
         }
         if Instant::now() >= watch.deadline {
             break Exit::OverallTimeLimit;
@@ -385,10 +419,15 @@ pub fn supervise(
 /// wall-clock time where the kernel does not say.
 struct Clock {
     pid: u32,
+    measure: Measure,
+    /// The session's processor time at the last look, and when to look again.
+    cpu: (Duration, Instant),
     /// The schedstat of the thread being timed, held open.
     schedstat: Option<File>,
     /// Whether that is the learner's thread (else the main one, for now).
     found: bool,
+    /// The longest wait read so far.
+    waited: Duration,
     start: Instant,
 }
 
@@ -396,11 +435,14 @@ struct Clock {
 const FIND_WORKER_FOR: Duration = Duration::from_secs(2);
 
 impl Clock {
-    fn of(pid: u32) -> Clock {
+    fn of(pid: u32, measure: Measure) -> Clock {
         let mut clock = Clock {
             pid,
+            measure,
+            cpu: (Duration::ZERO, Instant::now()),
             schedstat: File::open(format!("/proc/{pid}/schedstat")).ok(),
             found: false,
+            waited: Duration::ZERO,
             start: Instant::now(),
         };
         clock.find_worker();
@@ -426,17 +468,64 @@ impl Clock {
     }
 
     fn now(&mut self) -> Duration {
+        if self.measure == Measure::SessionCpu {
+            if Instant::now() >= self.cpu.1 {
+                self.cpu = (session_cpu(self.pid), Instant::now() + SESSION_EVERY);
+            }
+            return self.cpu.0;
+        }
         let wall = self.start.elapsed();
         if !self.found && wall < FIND_WORKER_FOR {
             self.find_worker();
         }
-        let waited = self
-            .schedstat
-            .as_ref()
-            .and_then(read_wait)
-            .unwrap_or_default();
-        wall.saturating_sub(waited)
+        // A thread that has ended waits no more: its last reading stands.
+        if let Some(waited) = self.schedstat.as_ref().and_then(read_wait) {
+            self.waited = self.waited.max(waited);
+        }
+        wall.saturating_sub(self.waited)
     }
+}
+
+/// How often a session's processor time is added up (a scan of /proc).
+const SESSION_EVERY: Duration = Duration::from_millis(100);
+
+/// The processor time (user and system) that the processes of session
+/// `sid` have used: each live one's own, and what each has collected from
+/// the children it waited for. A busy machine slows a build down but does
+/// not add to this, so a build's limit gives the same verdict beside a
+/// CPU hog as alone.
+fn session_cpu(sid: u32) -> Duration {
+    // SAFETY: sysconf only returns a number.
+    let ticks = unsafe { libc::sysconf(libc::_SC_CLK_TCK) }.max(1) as u64;
+    let mut total = 0u64;
+    for entry in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
+        let name = entry.file_name();
+        let Some(name) = name
+            .to_str()
+            .filter(|n| n.bytes().all(|b| b.is_ascii_digit()))
+        else {
+            continue;
+        };
+        let Ok(stat) = std::fs::read_to_string(format!("/proc/{name}/stat")) else {
+            continue;
+        };
+        // After the parenthesised command name: state, ppid, pgrp,
+        // session, ..., utime, stime, cutime, cstime (fields 3, 6, 14-17).
+        let Some((_, rest)) = stat.rsplit_once(')') else {
+            continue;
+        };
+        let fields: Vec<&str> = rest.split_whitespace().collect();
+        if fields.get(3).and_then(|f| f.parse::<u32>().ok()) != Some(sid) {
+            continue;
+        }
+        total += fields
+            .get(11..15)
+            .into_iter()
+            .flatten()
+            .filter_map(|f| f.parse::<u64>().ok())
+            .sum::<u64>();
+    }
+    Duration::from_millis(total * 1000 / ticks)
 }
 
 /// The second field of a schedstat file: nanoseconds spent runnable but
@@ -450,7 +539,48 @@ fn read_wait(file: &File) -> Option<Duration> {
     Some(Duration::from_nanos(ns))
 }
 
-/// Runs a tool (cargo) to completion under a time limit, output in files.
+/// How often a jailed child's folder is measured against its quota.
+const FOLDER_EVERY: Duration = Duration::from_millis(50);
+/// Most files and folders a jailed child's folder may hold; more counts
+/// as past its quota.
+const FOLDER_ENTRIES: usize = 10_000;
+
+/// The bytes `dir` takes on disk, everything beneath it counted (a sparse
+/// file by its length), links not followed; `u64::MAX` when it holds more
+/// than `entries` files and folders.
+pub fn folder_bytes(dir: &Path, entries: usize) -> u64 {
+    use std::os::unix::fs::MetadataExt;
+    let (mut total, mut seen) = (0u64, 0usize);
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        let Ok(list) = std::fs::read_dir(&d) else {
+            continue;
+        };
+        for entry in list.flatten() {
+            seen += 1;
+            if seen > entries {
+                return u64::MAX;
+            }
+            let Ok(meta) = entry.path().symlink_metadata() else {
+                continue;
+            };
+            total = total.saturating_add(meta.len().max(meta.blocks() * 512));
+            if meta.is_dir() {
+                stack.push(entry.path());
+            }
+        }
+    }
+    total
+}
+
+/// How much wall-clock time a tool gets for each second of its limit: a
+/// build that waits without using the processor (blocked on a lock, say)
+/// still ends.
+pub const TOOL_WALL_FACTOR: u32 = 3;
+
+/// Runs a tool (cargo) to completion under a limit of processor time (its
+/// whole session's, see [`session_cpu`]; at most [`TOOL_WALL_FACTOR`]
+/// times as long on the wall clock), output in unnamed files.
 pub fn run_tool(
     cmd: &mut Command,
     limit: Duration,
@@ -458,10 +588,10 @@ pub fn run_tool(
 ) -> io::Result<(Exit, Captured)> {
     let watch = Watch {
         idle: limit,
-        deadline: Instant::now() + limit,
+        deadline: Instant::now() + limit * TOOL_WALL_FACTOR,
         output_cap: 256 << 20,
     };
-    supervise(cmd, watch, jail, || false)
+    supervise_by(cmd, watch, jail, || false, Measure::SessionCpu)
 }
 
 #[cfg(test)]
@@ -549,6 +679,28 @@ mod tests {
         // The last poll came after the child's last byte.
         assert!(seen > 0);
         assert_eq!(seen, std::fs::metadata(&also).unwrap().len());
+    }
+
+    #[test]
+    fn a_tools_limit_counts_its_processor_time_not_the_wall_clock() {
+        // Asleep for longer than its limit, using no processor: it ends well.
+        let mut idle = Command::new("sh");
+        idle.args(["-c", "sleep 1.5; echo done"]);
+        let (exit, captured) = run_tool(&mut idle, Duration::from_secs(1), None).unwrap();
+        assert_eq!(exit, Exit::Success);
+        assert_eq!(excerpt(&captured.stdout, 100), "done\n");
+        // Busy in a grandchild past its limit: stopped, and about then.
+        let t = Instant::now();
+        let mut busy = Command::new("sh");
+        busy.args(["-c", "sh -c 'while :; do :; done'"]);
+        let (exit, _) = run_tool(&mut busy, Duration::from_secs(1), None).unwrap();
+        assert_eq!(exit, Exit::CaseTimeLimit);
+        assert!(t.elapsed() < Duration::from_secs(3), "{:?}", t.elapsed());
+        // Asleep past the wall-clock backstop: stopped all the same.
+        let mut stuck = Command::new("sleep");
+        stuck.arg("30");
+        let (exit, _) = run_tool(&mut stuck, Duration::from_millis(300), None).unwrap();
+        assert_eq!(exit, Exit::OverallTimeLimit);
     }
 
     #[test]

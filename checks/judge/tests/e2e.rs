@@ -1297,6 +1297,15 @@ fn a_hostile_class_changes_nothing_but_its_own_grades() {
     assert!(big.contains("a file larger than the 64 MiB"), "{big}");
     // What a student sees names no place of the kit, and no classmate.
     let kit_path = kit.path().display().to_string();
+    // A line only lab.sh has, and one only the victim's solution has.
+    let lab_sh = std::fs::read_to_string(kit.path().join("lab.sh")).unwrap();
+    let lab_sh_line = lab_sh
+        .lines()
+        .find(|l| l.len() > 30 && l.starts_with('#'))
+        .unwrap()
+        .to_string();
+    let perfect = std::fs::read_to_string(hostile.join("honest-perfect/src/lib.rs")).unwrap();
+    let perfect_line = perfect.lines().next().unwrap().to_string();
     for name in &all {
         for file in [
             "result.json",
@@ -1319,8 +1328,26 @@ fn a_hostile_class_changes_nothing_but_its_own_grades() {
                 !text.contains("--seed 11 --build-timeout"),
                 "{name}/{file} shows the judge's command line"
             );
+            // No other file's content: the kit's lab.sh, a system file, a
+            // classmate's code (plant-links links the judge's old names to them).
+            for foreign in [
+                lab_sh_line.as_str(),
+                "root:x:0:0",
+                "root:*:",
+                "root:!",
+                perfect_line.as_str(),
+            ] {
+                assert!(
+                    !text.contains(foreign),
+                    "{name}/{file} holds another file's content: {foreign:?}"
+                );
+            }
         }
     }
+    assert!(
+        !Path::new("/tmp/hostile-plant-links-was-here").exists(),
+        "a runner made the judge create a file outside its folder"
+    );
     // Ten seconds later: the reports are as written, nothing is left running.
     let reports = tree(&out);
     std::thread::sleep(Duration::from_secs(10));
