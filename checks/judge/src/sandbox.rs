@@ -97,7 +97,46 @@ const FEATURES: [(&str, i32, &str); 3] = [
 /// The protections this kernel cannot give, each with the Linux release
 /// that brings it; empty when the jail is whole.
 pub fn missing() -> Vec<String> {
-    missing_at(abi(), has_filter())
+    let mut missing = missing_at(abi(), has_filter());
+    if !thread_cap() {
+        missing.push(THREAD_CAP.to_string());
+    }
+    missing
+}
+
+/// How a missing cap on runners' threads is named.
+const THREAD_CAP: &str = "a cap on each runner's threads (user namespaces, Linux 3.8)";
+
+/// Whether runners get their thread cap: the judge runs as root (each
+/// runner gets a user of its own), or this system lets an ordinary user
+/// make a user namespace (tried once, in a child).
+fn thread_cap() -> bool {
+    static CAN: OnceLock<bool> = OnceLock::new();
+    *CAN.get_or_init(|| {
+        // SAFETY: geteuid only returns a number. The child of fork only
+        // calls unshare and _exit, both async-signal-safe, and the parent
+        // reaps it.
+        unsafe {
+            if libc::geteuid() == 0 {
+                return true;
+            }
+            let pid = libc::fork();
+            if pid == 0 {
+                libc::_exit(if libc::unshare(libc::CLONE_NEWUSER) == 0 {
+                    0
+                } else {
+                    1
+                });
+            }
+            if pid < 0 {
+                return false;
+            }
+            let mut status = 0;
+            libc::waitpid(pid, &mut status, 0) == pid
+                && libc::WIFEXITED(status)
+                && libc::WEXITSTATUS(status) == 0
+        }
+    })
 }
 
 /// Without Landlock's signal scoping, the runners' seccomp filter (which
