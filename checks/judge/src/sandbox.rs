@@ -1387,6 +1387,24 @@ mod tests {
             text.contains("open 1") || text.contains("open SocketKind.SOCK_STREAM"),
             "{text}"
         );
+        // Outside the jail all three open: the test can tell.
+        let (_, text) = unjailed(script);
+        assert_eq!(text.matches("open").count(), 3, "{text}");
+    }
+
+    /// Runs `script` with `python3 -S -c` in a fresh folder, with no jail.
+    fn unjailed(script: &str) -> (crate::spawn::Exit, String) {
+        let dir = tempfile::tempdir().unwrap();
+        let mut cmd = Command::new("/usr/bin/python3");
+        cmd.args(["-S", "-c", script]).current_dir(dir.path());
+        let watch = crate::spawn::Watch {
+            idle: std::time::Duration::from_secs(20),
+            deadline: std::time::Instant::now() + std::time::Duration::from_secs(20),
+            output_cap: 1 << 20,
+        };
+        let (exit, captured) = crate::spawn::supervise(&mut cmd, watch, None, || false).unwrap();
+        let text = crate::spawn::excerpt(&captured.stdout, 4096) + &captured.stderr_excerpt(4096);
+        (exit, text)
     }
 
     #[test]
@@ -1412,6 +1430,24 @@ mod tests {
         assert!(text.contains("refused ./mine.sh"), "{text}");
         assert!(text.contains("leaked closed"), "{text}");
         assert!(text.contains("memfd refused"), "{text}");
+        // Outside the jail the descriptor arrives, memfd works and the
+        // program starts (replacing python, so nothing after it prints).
+        // SAFETY: as above.
+        let leaked = unsafe { libc::fcntl(0, libc::F_DUPFD, 900) };
+        let (exit, text) = unjailed(&script.replace("{leaked}", &leaked.to_string()));
+        let (_, more) = unjailed(&format!(
+            "import os\ntry:\n    os.fstat({leaked}); print('leaked open')\nexcept OSError:\n    print('leaked closed')\nos.memfd_create('x'); print('memfd open')"
+        ));
+        // SAFETY: closing the number this test opened.
+        unsafe {
+            libc::close(leaked);
+        }
+        assert_eq!(exit, crate::spawn::Exit::Success, "{text}");
+        assert!(!text.contains("refused"), "{text}");
+        assert!(
+            more.contains("leaked open") && more.contains("memfd open"),
+            "{more}"
+        );
     }
 
     #[test]
