@@ -1362,9 +1362,22 @@ fn a_hostile_class_changes_nothing_but_its_own_grades() {
     for dir in [slots.clone(), slots.join("grade-0"), slots.join("grade-1")] {
         assert!(!dir.join(".cargo").exists(), "{}", dir.display());
     }
-    // And the victims, graded again in the same slots, get what they got alone.
+    // And the victims, graded again in the same slots beside two processes
+    // that keep both processors busy, get what they got alone.
+    let hogs: Vec<std::process::Child> = (0..2)
+        .map(|_| {
+            Command::new("sh")
+                .args(["-c", "while :; do :; done"])
+                .spawn()
+                .unwrap()
+        })
+        .collect();
     let again = work.path().join("again");
     let r = grade(&again, &victims, BUILD);
+    for mut hog in hogs {
+        let _ = hog.kill();
+        let _ = hog.wait();
+    }
     assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
     for v in victims {
         assert_eq!(
