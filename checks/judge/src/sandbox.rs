@@ -983,57 +983,137 @@ struct Toolchain {
     env: Vec<(OsString, OsString)>,
 }
 
-fn home() -> Option<PathBuf> {
-    std::env::var_os("HOME").map(PathBuf::from)
-}
+/// What a build reads of the system besides the shared libraries (which
+/// every jail gets: [`SYSTEM_LIBS`] and `/etc/ld.so.cache`): the programs
+/// (`cc`, `ld`), the compilers' helpers where a distribution keeps them in
+/// `/usr/libexec` (gcc's `collect2`, mold's `ld`), libraries the linker
+/// cache may name in `/usr/local/lib`, the files of `/etc` that tell a
+/// linker where libraries are, and rustup's system-wide settings. Nothing
+/// else of `/etc`, `/opt`, `/usr/share`, `/proc` or `/sys`: cargo and rustc
+/// count the CPUs without them (`sched_getaffinity`).
+const BUILD_SYSTEM: [&str; 7] = [
+    "/usr/bin",
+    "/bin",
+    "/usr/libexec",
+    "/usr/local/lib",
+    "/etc/ld.so.conf",
+    "/etc/ld.so.conf.d",
+    "/etc/rustup",
+];
+
+/// Folders a PATH entry (or the folder of cargo or rustc) may never be nor
+/// lie beneath: configuration, the kernel's views, devices, runtime state.
+const NEVER_WHOLE: [&str; 6] = ["/etc", "/proc", "/sys", "/dev", "/run", "/boot"];
 
 fn toolchain() -> &'static Toolchain {
     static TOOLCHAIN: OnceLock<Toolchain> = OnceLock::new();
-    TOOLCHAIN.get_or_init(|| {
-        let cargo_home = std::env::var_os("CARGO_HOME")
-            .map(PathBuf::from)
-            .or_else(|| home().map(|h| h.join(".cargo")));
-        let rustup_home = std::env::var_os("RUSTUP_HOME")
-            .map(PathBuf::from)
-            .or_else(|| home().map(|h| h.join(".rustup")));
-        let mut read: Vec<PathBuf> = ["/usr", "/bin", "/sbin", "/etc", "/opt"]
-            .iter()
-            .map(PathBuf::from)
-            .collect();
-        let mut env = Vec::new();
-        if let Some(home) = &cargo_home {
-            for sub in ["bin", "registry", "git"] {
-                read.push(home.join(sub));
+    TOOLCHAIN.get_or_init(|| toolchain_for(&|name| std::env::var_os(name)))
+}
+
+/// The toolchain as the environment `var` describes it: the toolchain
+/// homes, the folders of PATH that hold programs (see [`program_folder`]),
+/// the folders of the cargo and rustc actually run and that rustc's
+/// sysroot libraries — all found from paths, without starting a program.
+/// PATH is passed on with only the folders granted, in its order.
+fn toolchain_for(var: &dyn Fn(&str) -> Option<OsString>) -> Toolchain {
+    let home = var("HOME").map(PathBuf::from);
+    let cargo_home = var("CARGO_HOME")
+        .map(PathBuf::from)
+        .or_else(|| home.as_ref().map(|h| h.join(".cargo")));
+    let rustup_home = var("RUSTUP_HOME")
+        .map(PathBuf::from)
+        .or_else(|| home.as_ref().map(|h| h.join(".rustup")));
+    let mut read: Vec<PathBuf> = BUILD_SYSTEM.iter().map(PathBuf::from).collect();
+    let mut env = Vec::new();
+    if let Some(home) = &cargo_home {
+        for sub in ["bin", "registry", "git"] {
+            read.push(home.join(sub));
+        }
+        env.push(("CARGO_HOME".into(), home.clone().into_os_string()));
+    }
+    if let Some(home) = &rustup_home {
+        read.push(home.clone());
+        env.push(("RUSTUP_HOME".into(), home.clone().into_os_string()));
+    }
+    // The home folder and CARGO_HOME (credentials.toml) are never granted
+    // whole, nor is any folder above them.
+    let held: Vec<PathBuf> = [home, cargo_home]
+        .into_iter()
+        .flatten()
+        .filter_map(|p| p.canonicalize().ok())
+        .collect();
+    let mut path = Vec::new();
+    if let Some(value) = var("PATH") {
+        for entry in std::env::split_paths(&value) {
+            if let Some(dir) = entry
+                .is_absolute()
+                .then(|| program_folder(&entry, &held))
+                .flatten()
+            {
+                read.push(dir);
+                path.push(entry);
             }
-            env.push(("CARGO_HOME".into(), home.clone().into_os_string()));
         }
-        if let Some(home) = &rustup_home {
-            read.push(home.clone());
-            env.push(("RUSTUP_HOME".into(), home.clone().into_os_string()));
+    }
+    // The cargo the judge runs and the rustc it finds, wherever they really
+    // are (a symlink into a toolchain outside the usual places), and that
+    // rustc's sysroot libraries (`lib` beside its `bin`, if it has a rustlib).
+    let cargo = var("CARGO")
+        .map(PathBuf::from)
+        .or_else(|| on_path("cargo", &path));
+    let rustc = on_path("rustc", &path);
+    for (program, sysroot) in [(cargo, false), (rustc, true)] {
+        let Some(real) = program.and_then(|p| p.canonicalize().ok()) else {
+            continue;
+        };
+        let Some(bin) = real.parent() else {
+            continue;
+        };
+        read.extend(program_folder(bin, &held));
+        let lib = bin.join("../lib");
+        if sysroot && lib.join("rustlib").is_dir() {
+            read.extend(program_folder(&lib, &held));
         }
-        // The cargo the judge was told to use, and every folder on PATH
-        // (the linker, cc, a toolchain outside the usual places).
-        if let Some(cargo) = std::env::var_os("CARGO").map(PathBuf::from) {
-            if let Some(dir) = cargo.parent() {
-                read.push(dir.to_path_buf());
-            }
+    }
+    if let Ok(joined) = std::env::join_paths(&path) {
+        env.push(("PATH".into(), joined));
+    }
+    for name in [
+        "RUSTUP_TOOLCHAIN",
+        "RUSTFLAGS",
+        "CARGO_ENCODED_RUSTFLAGS",
+        "CARGO_INCREMENTAL",
+    ] {
+        if let Some(v) = var(name) {
+            env.push((name.into(), v));
         }
-        if let Some(path) = std::env::var_os("PATH") {
-            read.extend(std::env::split_paths(&path).filter(|p| p.is_absolute()));
-            env.push(("PATH".into(), path));
-        }
-        for name in [
-            "RUSTUP_TOOLCHAIN",
-            "RUSTFLAGS",
-            "CARGO_ENCODED_RUSTFLAGS",
-            "CARGO_INCREMENTAL",
-        ] {
-            if let Some(v) = std::env::var_os(name) {
-                env.push((name.into(), v));
-            }
-        }
-        Toolchain { read, env }
-    })
+    }
+    Toolchain { read, env }
+}
+
+/// `dir` with its symbolic links resolved, when a build may read all of it:
+/// it exists, and is neither `/` nor a top-level folder other than `/bin`
+/// and `/sbin`, lies beneath none of [`NEVER_WHOLE`], and holds none of
+/// `held`. So a PATH of `/`, `/etc`, `/usr`, `/opt`, `~` or `~/.cargo`
+/// grants nothing, while `~/bin`, `~/.cargo/bin` or `/opt/rust/bin` do.
+fn program_folder(dir: &Path, held: &[PathBuf]) -> Option<PathBuf> {
+    let dir = dir.canonicalize().ok().filter(|d| d.is_dir())?;
+    let top_level = dir.parent().is_none_or(|up| up == Path::new("/"));
+    if top_level && !["/bin", "/sbin"].iter().any(|ok| dir == Path::new(ok)) {
+        return None;
+    }
+    if NEVER_WHOLE.iter().any(|never| dir.starts_with(never)) {
+        return None;
+    }
+    if held.iter().any(|h| h.starts_with(&dir)) {
+        return None;
+    }
+    Some(dir)
+}
+
+/// The first `name` in the folders of `path`.
+fn on_path(name: &str, path: &[PathBuf]) -> Option<PathBuf> {
+    path.iter().map(|dir| dir.join(name)).find(|p| p.is_file())
 }
 
 /// The jail of a cargo build of learner code: it may read the toolchain,
@@ -1493,6 +1573,113 @@ mod tests {
     /// Whether this system lets an ordinary user make a user namespace.
     fn user_namespaces() -> bool {
         std::fs::read_to_string("/proc/sys/user/max_user_namespaces").is_ok_and(|n| n.trim() != "0")
+    }
+
+    #[test]
+    fn a_build_reads_the_linker_cache_but_no_other_file_of_etc_nor_a_folder_not_given() {
+        if abi() < 1 {
+            eprintln!("skipped: this kernel has no Landlock");
+            return;
+        }
+        let (_top, open, own, secret) = folders();
+        let tmp = own.join("lab-tmp");
+        std::fs::create_dir(&tmp).unwrap();
+        let jail = build(std::slice::from_ref(&open), &own, &tmp, &[]).unwrap();
+        let mut files = vec![
+            "/etc/ld.so.cache".to_string(),
+            format!("{}/f", open.display()),
+            format!("{}/f", secret.display()),
+        ];
+        // Whichever of these this machine has: none may be read.
+        let refused = ["/etc/passwd", "/etc/hostname", "/etc/shadow", "/etc/hosts"];
+        files.extend(
+            refused
+                .iter()
+                .filter(|f| Path::new(f).is_file())
+                .map(|f| f.to_string()),
+        );
+        let script = files
+            .iter()
+            .map(|f| {
+                format!("if cat {f} >/dev/null; then echo read {f}; else echo refused {f}; fi")
+            })
+            .collect::<Vec<_>>()
+            .join("; ");
+        let (exit, text) = in_jail(&script, jail);
+        assert_eq!(exit, crate::spawn::Exit::Success, "{text}");
+        assert!(text.contains("read /etc/ld.so.cache\n"), "{text}");
+        assert!(
+            text.contains(&format!("read {}/f\n", open.display())),
+            "{text}"
+        );
+        assert!(
+            text.contains(&format!("refused {}/f\n", secret.display())),
+            "{text}"
+        );
+        for f in &files[3..] {
+            assert!(text.contains(&format!("refused {f}\n")), "{text}");
+        }
+        assert!(files.len() > 3, "no file of /etc to try");
+    }
+
+    #[test]
+    fn a_path_of_wide_folders_grants_none_of_them() {
+        let top = tempfile::tempdir().unwrap();
+        let home = top.path().canonicalize().unwrap().join("home");
+        for d in ["bin", ".cargo/bin", ".cargo/registry"] {
+            std::fs::create_dir_all(home.join(d)).unwrap();
+        }
+        std::fs::write(home.join(".cargo/credentials.toml"), "token").unwrap();
+        // A name for `/` that only resolving it shows.
+        std::os::unix::fs::symlink("/", home.join("root-link")).unwrap();
+        let entry = |p: &str| home.join(p).display().to_string();
+        let path = [
+            "/".to_string(),
+            "/etc".into(),
+            "/etc/alternatives".into(),
+            "/usr".into(),
+            "/opt".into(),
+            "/proc/self".into(),
+            top.path().display().to_string(),
+            home.display().to_string(),
+            entry(".cargo"),
+            entry("root-link"),
+            "relative/bin".into(),
+            entry("bin"),
+            entry(".cargo/bin"),
+            "/usr/bin".into(),
+        ]
+        .join(":");
+        let env = |name: &str| match name {
+            "HOME" => Some(home.clone().into_os_string()),
+            "PATH" => Some(OsString::from(&path)),
+            _ => None,
+        };
+        let tc = toolchain_for(&env);
+        for wide in ["/", "/etc", "/etc/alternatives", "/usr", "/opt", "/proc"] {
+            assert!(
+                !tc.read.iter().any(|r| r == Path::new(wide)),
+                "{wide} granted: {:?}",
+                tc.read
+            );
+        }
+        for granted in &tc.read {
+            let real = granted.canonicalize().unwrap_or(granted.clone());
+            assert!(
+                !home.starts_with(&real) && !home.join(".cargo").starts_with(&real),
+                "{} holds the home or CARGO_HOME: {:?}",
+                granted.display(),
+                tc.read
+            );
+        }
+        for given in [home.join("bin"), home.join(".cargo/bin")] {
+            assert!(tc.read.contains(&given), "{:?}", tc.read);
+        }
+        let passed = tc.env.iter().find(|(k, _)| k == "PATH").unwrap();
+        assert_eq!(
+            passed.1,
+            OsString::from(format!("{}:{}:/usr/bin", entry("bin"), entry(".cargo/bin")))
+        );
     }
 
     #[test]

@@ -1295,6 +1295,13 @@ fn a_hostile_class_changes_nothing_but_its_own_grades() {
     }
     let big = std::fs::read_to_string(out.join("big-file/result.json")).unwrap();
     assert!(big.contains("a file larger than the 64 MiB"), "{big}");
+    // A build reads of /etc only what the toolchain needs.
+    let etc = std::fs::read_to_string(out.join("read-etc/result.json")).unwrap();
+    assert!(
+        etc.contains("/etc/passwd") && etc.contains("Permission denied"),
+        "{etc}"
+    );
+    assert!(!etc.contains("root:x:0:0"), "{etc}");
     // What a student sees names no place of the kit, and no classmate.
     let kit_path = kit.path().display().to_string();
     // A line only lab.sh has, and one only the victim's solution has.
