@@ -38,14 +38,14 @@ pub fn unsandboxed() -> bool {
 /// learner should know: under `--unsandboxed`, or where the kernel lacks
 /// part of the jail, one line on stderr. `strict` (grading) refuses a
 /// partial jail unless `--unsandboxed` was given: the `Err` is that refusal.
-pub fn enter(limits: &crate::limits::Limits, strict: bool) -> Result<(), String> {
+pub fn enter(limits: &crate::limits::Limits, strict: bool, kit: &Path) -> Result<(), String> {
     use crate::catalog::{t, tr};
     set_unsandboxed(limits.unsandboxed);
     if limits.unsandboxed {
         eprintln!("lab: {}", t("sandbox.off"));
         return Ok(());
     }
-    let missing = missing();
+    let missing = missing_in(kit);
     if missing.is_empty() {
         return Ok(());
     }
@@ -102,6 +102,40 @@ pub fn missing() -> Vec<String> {
         missing.push(THREAD_CAP.to_string());
     }
     missing
+}
+
+/// [`missing`], and what the kit at `kit` cannot give: as root, runners
+/// run as users of their own, which must be let through every folder down
+/// to the runners' binaries in the kit's target folder.
+pub fn missing_in(kit: &Path) -> Vec<String> {
+    let mut missing = missing();
+    // SAFETY: geteuid only returns a number.
+    let root = unsafe { libc::geteuid() } == 0;
+    // Runners are started from the kit's target folder, or else from a
+    // stage folder in the judge's TMPDIR.
+    if root && !unsandboxed() && !reachable(&crate::build::target_dir(kit), &std::env::temp_dir()) {
+        missing.push(THREAD_CAP_ROOT.to_string());
+    }
+    missing
+}
+
+/// How a cap on runners' threads that the kit's folders prevent is named.
+const THREAD_CAP_ROOT: &str =
+    "a cap on each runner's threads (as root, runners run as users of their own: every folder above the kit's target folder, or above TMPDIR, must let others through, chmod o+x)";
+
+/// Whether a runner with a user of its own can reach its binary: in the
+/// kit's `target` folder, or staged in the judge's `tmp`.
+fn reachable(target: &Path, tmp: &Path) -> bool {
+    others_may_enter(target) || others_may_enter(tmp)
+}
+
+/// Whether others may pass through `dir` and every folder above it (those
+/// that exist yet).
+fn others_may_enter(dir: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    dir.ancestors()
+        .filter_map(|a| std::fs::metadata(a).ok())
+        .all(|m| m.permissions().mode() & 0o001 != 0)
 }
 
 /// How a missing cap on runners' threads is named.
@@ -447,12 +481,63 @@ fn others_may_run(path: &Path) -> bool {
             .all(|a| mode(a) & 0o001 != 0)
 }
 
+/// Where runner binaries are staged for runners with users of their own
+/// when the kit's folders do not let other users through: a folder of the
+/// judge's that others may pass through but not list (0711), removed by
+/// [`remove_stage`].
+static STAGE: std::sync::Mutex<Option<(PathBuf, Vec<(PathBuf, StageKey, PathBuf)>)>> =
+    std::sync::Mutex::new(None);
+
+/// A built binary, as staged: its length and modification time.
+type StageKey = (u64, Option<std::time::SystemTime>);
+
+/// `exe` at a path that other users may reach and run: a hard link to it
+/// (or, across file systems, a copy) in the judge's stage folder, made
+/// once per built binary.
+fn staged(exe: &Path) -> io::Result<PathBuf> {
+    use std::os::unix::fs::PermissionsExt;
+    let meta = std::fs::metadata(exe)?;
+    let key: StageKey = (meta.len(), meta.modified().ok());
+    let mut stage = STAGE.lock().unwrap_or_else(|e| e.into_inner());
+    if stage.is_none() {
+        let dir = tempfile::Builder::new()
+            .prefix("retry-lab-stage-")
+            .tempdir()?
+            .keep();
+        std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o711))?;
+        *stage = Some((dir, Vec::new()));
+    }
+    let Some((dir, known)) = stage.as_mut() else {
+        return Err(io::Error::other("no stage folder"));
+    };
+    if let Some((_, _, at)) = known.iter().find(|(p, k, _)| p == exe && *k == key) {
+        return Ok(at.clone());
+    }
+    let at = dir.join(format!("runner-{}", known.len()));
+    if std::fs::hard_link(exe, &at).is_err() {
+        std::fs::copy(exe, &at)?;
+    }
+    std::fs::set_permissions(&at, std::fs::Permissions::from_mode(0o755))?;
+    known.push((exe.to_path_buf(), key, at.clone()));
+    Ok(at)
+}
+
+/// Removes the stage folder, if this judge made one (at its end).
+pub fn remove_stage() {
+    let mut stage = STAGE.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((dir, _)) = stage.take() {
+        let _ = std::fs::remove_dir_all(dir);
+    }
+}
+
 /// A runner's own folder: fresh and empty, its current directory and
 /// TMPDIR, the only place it may write. It sits inside a folder of the
 /// judge's that only the judge may enter, and, where the runner gets a user
 /// of its own, belongs to that user. Dropped (and removed) after the runner.
 pub struct RunnerHome {
     pub dir: PathBuf,
+    /// The binary to start: the runner itself, or its staged link.
+    pub program: PathBuf,
     becomes: Option<Becomes>,
     _identity: Option<Identity>,
     _top: tempfile::TempDir,
@@ -468,8 +553,12 @@ impl RunnerHome {
         std::fs::create_dir(&dir)?;
         // SAFETY: geteuid only returns a number.
         let root = unsafe { libc::geteuid() } == 0;
-        let identity = if root && !unsandboxed() && others_may_run(exe) {
-            Identity::take()
+        let mut program = exe.to_path_buf();
+        let identity = if root && !unsandboxed() {
+            if !others_may_run(&program) {
+                program = staged(exe)?;
+            }
+            others_may_run(&program).then(Identity::take).flatten()
         } else {
             None
         };
@@ -485,6 +574,7 @@ impl RunnerHome {
         };
         Ok(RunnerHome {
             dir,
+            program,
             becomes,
             _identity: identity,
             _top: top,
@@ -1680,6 +1770,65 @@ mod tests {
             passed.1,
             OsString::from(format!("{}:{}:/usr/bin", entry("bin"), entry(".cargo/bin")))
         );
+    }
+
+    #[test]
+    fn as_root_a_runner_others_cannot_reach_is_staged_and_runs_as_a_user_of_its_own() {
+        use std::os::unix::fs::PermissionsExt;
+        // SAFETY: geteuid only returns a number.
+        if unsafe { libc::geteuid() } != 0 || !Path::new("/bin/bash").exists() {
+            eprintln!("skipped: needs root and /bin/bash");
+            return;
+        }
+        let top = tempfile::tempdir().unwrap();
+        std::fs::set_permissions(top.path(), std::fs::Permissions::from_mode(0o700)).unwrap();
+        let exe = top.path().join("bash");
+        std::fs::copy("/bin/bash", &exe).unwrap();
+        let home = RunnerHome::new(&exe).unwrap();
+        assert_ne!(home.program, exe);
+        assert!(others_may_run(&home.program));
+        let jail = runner(&home.program, &home, &[], limits()).unwrap();
+        let mut cmd = Command::new(&home.program);
+        cmd.args(["-c", "echo uid=$EUID"]).current_dir(&home.dir);
+        let watch = crate::spawn::Watch {
+            idle: std::time::Duration::from_secs(20),
+            deadline: std::time::Instant::now() + std::time::Duration::from_secs(20),
+            output_cap: 1 << 20,
+        };
+        let (exit, captured) =
+            crate::spawn::supervise(&mut cmd, watch, Some(jail), || false).unwrap();
+        let text = crate::spawn::excerpt(&captured.stdout, 4096) + &captured.stderr_excerpt(4096);
+        assert_eq!(exit, crate::spawn::Exit::Success, "{text}");
+        let uid: u32 = text
+            .trim()
+            .trim_start_matches("uid=")
+            .parse()
+            .unwrap_or_else(|_| panic!("{text}"));
+        assert!(uid >= 0x2000_0000, "{text}");
+        // Staged once per built binary.
+        assert_eq!(RunnerHome::new(&exe).unwrap().program, home.program);
+    }
+
+    #[test]
+    fn a_kit_and_a_tmpdir_that_others_cannot_enter_lose_the_thread_cap() {
+        use std::os::unix::fs::PermissionsExt;
+        let top = tempfile::tempdir().unwrap();
+        let (target, tmp) = (top.path().join("kit/target"), top.path().join("tmp"));
+        std::fs::create_dir_all(&target).unwrap();
+        std::fs::create_dir_all(&tmp).unwrap();
+        let mode = |p: &Path, m: u32| {
+            std::fs::set_permissions(p, std::fs::Permissions::from_mode(m)).unwrap()
+        };
+        mode(top.path(), 0o755);
+        assert!(reachable(&target, &tmp));
+        mode(&target, 0o700);
+        assert!(reachable(&target, &tmp), "staged in tmp");
+        mode(&tmp, 0o700);
+        assert!(!reachable(&target, &tmp));
+        mode(&target, 0o755);
+        mode(&tmp, 0o755);
+        mode(top.path(), 0o700);
+        assert!(!reachable(&target, &tmp), "a folder above both");
     }
 
     #[test]

@@ -530,7 +530,7 @@ fn run_cases(
         // nothing it can write or replace is ever opened by the judge. A
         // bare program name: nothing it is told names a place outside.
         let home = crate::sandbox::RunnerHome::new(runner)?;
-        let mut cmd = Command::new(runner);
+        let mut cmd = Command::new(&home.program);
         cmd.arg0("lab-runner").current_dir(&home.dir);
         cmd.arg(next.to_string());
         if careful {
@@ -538,7 +538,7 @@ fn run_cases(
         }
         let token = crate::rng::nonce();
         let jail = crate::sandbox::runner(
-            runner,
+            &home.program,
             &home,
             &[],
             crate::sandbox::runner_limits(limits.suite.as_secs() + 5),

@@ -140,13 +140,13 @@ fn supervised(
     front: Option<std::os::fd::OwnedFd>,
 ) -> Result<(Exit, Captured, crate::sandbox::RunnerHome), u8> {
     let home = crate::sandbox::RunnerHome::new(runner).map_err(kit_error)?;
-    let mut cmd = Command::new(runner);
+    let mut cmd = Command::new(&home.program);
     cmd.arg0("lab-runner").current_dir(&home.dir).args(args);
     // A step's limits, as in a check, but for time: a demonstration reports
     // no progress, so it gets 30 s of its own time and 60 s in all.
     let limits = crate::limits::Limits::default();
     let mut jail = crate::sandbox::runner(
-        runner,
+        &home.program,
         &home,
         ports,
         crate::sandbox::runner_limits(limits.suite.as_secs() + 5),
