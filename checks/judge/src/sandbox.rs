@@ -485,8 +485,11 @@ fn others_may_run(path: &Path) -> bool {
 /// when the kit's folders do not let other users through: a folder of the
 /// judge's that others may pass through but not list (0711), removed by
 /// [`remove_stage`].
-static STAGE: std::sync::Mutex<Option<(PathBuf, Vec<(PathBuf, StageKey, PathBuf)>)>> =
-    std::sync::Mutex::new(None);
+static STAGE: std::sync::Mutex<Option<Stage>> = std::sync::Mutex::new(None);
+
+/// The stage folder and what it holds: each binary, its [`StageKey`] and
+/// where it is staged.
+type Stage = (PathBuf, Vec<(PathBuf, StageKey, PathBuf)>);
 
 /// A built binary, as staged: its length and modification time.
 type StageKey = (u64, Option<std::time::SystemTime>);
