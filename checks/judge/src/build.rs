@@ -257,13 +257,7 @@ fn cargo(
     let tmp = target.join("lab-tmp");
     std::fs::create_dir_all(&tmp)?;
     let (read, also) = sources(dir)?;
-    let mut jail = crate::sandbox::build(&read, target, &tmp, &also)?;
-    if !is_kit(dir) {
-        // A slot builds a different learner's crate each time: incremental
-        // caches would only be written, never reused, and are removed
-        // before the next build anyway (see `fill_slot`).
-        jail = jail.env("CARGO_INCREMENTAL", "0");
-    }
+    let jail = crate::sandbox::build(&read, target, &tmp, &also)?;
     let (exit, captured) = spawn::run_tool(&mut cmd, limit, Some(jail))?;
     Ok((exit, spawn::excerpt(&captured.stderr, 256 << 10)))
 }
@@ -602,9 +596,9 @@ fn built_from_learner(name: &str) -> bool {
 }
 
 /// Removes from a slot's target folder everything built from a learner's
-/// code: the student crate's and both runners' binaries, libraries,
-/// dependency files, fingerprints (which keep the compiler's messages),
-/// incremental caches and build-script folders, what a killed rustc left
+/// code under a name a build could write out: the student crate's and both
+/// runners' binaries, libraries, dependency files, fingerprints (which keep
+/// the compiler's messages) and build-script folders, what a killed rustc left
 /// half-written, and the build's temporary folder. What the kit's own
 /// crates and the registry's compiled to stays, so the next build is warm.
 fn clear_learner_outputs(target: &Path) -> io::Result<()> {
@@ -619,7 +613,12 @@ fn clear_learner_outputs(target: &Path) -> io::Result<()> {
         remove(&tmp)?;
     }
     let debug = target.join("debug");
-    for sub in ["", "deps", ".fingerprint", "incremental", "build"] {
+    // `incremental/` stays: rustc names each session folder in it with 32
+    // random bits and a timestamp, compile-time learner code can read only
+    // a path it writes out literally (nothing at build time lists a
+    // folder), and what rustc reuses from it is only ever what the new
+    // sources would compile to anyway. Kept, it halves a slot's rebuild.
+    for sub in ["", "deps", ".fingerprint", "build"] {
         let dir = debug.join(sub);
         match std::fs::symlink_metadata(&dir) {
             Ok(meta) if meta.is_dir() => {}
@@ -1034,8 +1033,6 @@ mod tests {
             "debug/.fingerprint/student-0a1b2c3d4e5f6071/output-lib-student",
             "debug/.fingerprint/lab-runner-1111222233334444/bin-lab-runner",
             "debug/.fingerprint/lab-runner-advanced-9999aaaabbbbcccc/run-build-script-build-script-build",
-            "debug/incremental/student-3k1x9z0q2w7e/s-h1-abc/query-cache.bin",
-            "debug/incremental/lab_runner-2pq8r4ab1c9d/s-h2-def/dep-graph.bin",
             "debug/build/lab-runner-advanced-9999aaaabbbbcccc/output",
             "lab-tmp/rustcAbCdEf/x.o",
         ];
@@ -1058,6 +1055,11 @@ mod tests {
             "debug/incremental/",
             "debug/incremental/lab_harness-1a2b3c4d5e6f/",
             "debug/incremental/lab_harness-1a2b3c4d5e6f/s = x",
+            // rustc's session folders have random names: kept (see
+            // `clear_learner_outputs`).
+            "debug/incremental/student-3k1x9z0q2w7e/",
+            "debug/incremental/student-3k1x9z0q2w7e/s-h1-abc-xyz/",
+            "debug/incremental/student-3k1x9z0q2w7e/s-h1-abc-xyz/query-cache.bin = x",
             "lab-warm = x",
         ];
         for path in gone {
