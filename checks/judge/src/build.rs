@@ -668,9 +668,44 @@ fn fill_slot(
     // The kit's files and nothing else, whatever was left or planted there.
     make_tree(&slot, &slot_files(root, lib_rs, advanced)?)?;
     // Nothing an earlier subject's build produced may be read by this one.
+    // The same subject again (a check repeated, the same file graded
+    // twice) may read its own: the judge's note of the last subject, kept
+    // where no build or runner can write, skips the clearing then.
     let target = slots.join(name).join("target");
-    clear_learner_outputs(&target)?;
+    clear_unless_same(
+        &target,
+        &slots.join(name).join("subject"),
+        &subject_bytes(lib_rs, advanced),
+    )?;
     Ok((slot, target, lock))
+}
+
+/// Clears `target` of an earlier subject's outputs unless `note` (the
+/// judge's own file) says the last subject built there was `this` one.
+fn clear_unless_same(target: &Path, note: &Path, this: &[u8]) -> io::Result<()> {
+    let last = std::fs::symlink_metadata(note)
+        .ok()
+        .filter(|m| m.is_file())
+        .and_then(|_| std::fs::read(note).ok());
+    if last.as_deref() != Some(this) || !target.is_dir() {
+        clear_learner_outputs(target)?;
+        crate::files::write_atomically(note, this)?;
+    }
+    Ok(())
+}
+
+/// A subject's sources, whole, as the slot's note keeps them: the lengths
+/// of its lib.rs and advanced.rs (`-` when it has none), then their bytes.
+fn subject_bytes(lib_rs: &[u8], advanced: Option<&[u8]>) -> Vec<u8> {
+    let mut bytes = format!(
+        "{} {}\n",
+        lib_rs.len(),
+        advanced.map_or("-".to_string(), |a| a.len().to_string())
+    )
+    .into_bytes();
+    bytes.extend_from_slice(lib_rs);
+    bytes.extend_from_slice(advanced.unwrap_or_default());
+    bytes
 }
 
 /// The advanced runner of one evaluation.
@@ -911,6 +946,32 @@ mod tests {
     fn put(path: &Path, text: &str) {
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         std::fs::write(path, text).unwrap();
+    }
+
+    #[test]
+    fn the_same_subject_again_keeps_its_outputs_and_another_clears_them() {
+        let work = tempfile::tempdir().unwrap();
+        let (target, note) = (work.path().join("target"), work.path().join("subject"));
+        let runner = target.join("debug/lab-runner");
+        let a = subject_bytes(b"fn a() {}", None);
+        let b = subject_bytes(b"fn a() {}", Some(b""));
+        assert_ne!(a, b, "no advanced.rs is not an empty one");
+        put(&runner, "built from a");
+        clear_unless_same(&target, &note, &a).unwrap();
+        assert!(!runner.exists(), "no note yet: cleared");
+        put(&runner, "built from a");
+        clear_unless_same(&target, &note, &a).unwrap();
+        assert!(runner.exists(), "the same subject: kept");
+        clear_unless_same(&target, &note, &b).unwrap();
+        assert!(!runner.exists(), "another subject: cleared");
+        // A note that is a link is no note.
+        put(&runner, "built from b");
+        std::fs::remove_file(&note).unwrap();
+        let elsewhere = work.path().join("elsewhere");
+        put(&elsewhere, std::str::from_utf8(&b).unwrap());
+        std::os::unix::fs::symlink(&elsewhere, &note).unwrap();
+        clear_unless_same(&target, &note, &b).unwrap();
+        assert!(!runner.exists(), "a linked note: cleared");
     }
 
     #[test]
