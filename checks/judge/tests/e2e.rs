@@ -1393,6 +1393,28 @@ fn a_hostile_class_changes_nothing_but_its_own_grades() {
             "{v}"
         );
     }
+    // Control: without Landlock the build of read-etc reads /etc/passwd and
+    // its report shows it, so the check on its report above can fail.
+    let control = work.path().join("control");
+    let control_out = control.display().to_string();
+    let attacker = class.join("read-etc").display().to_string();
+    let r = run(
+        kit.path(),
+        "lab.sh",
+        &[
+            "grade",
+            "--seed",
+            "11",
+            "--unsandboxed",
+            "--out",
+            &control_out,
+            &attacker,
+        ],
+        BUILD,
+    );
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    let leaked = std::fs::read_to_string(control.join("read-etc/result.json")).unwrap();
+    assert!(leaked.contains("root:x:0:0"), "{leaked}");
 }
 
 #[test]
