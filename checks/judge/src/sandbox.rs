@@ -1239,6 +1239,20 @@ pub fn build(sources: &[PathBuf], target: &Path, tmp: &Path, also: &[PathBuf]) -
 mod tests {
     use super::*;
 
+    /// Runs `cmd` under `jail` (or none) with a 20 s watch; returns how it
+    /// ended and its stdout followed by its stderr.
+    fn captured(cmd: &mut Command, jail: Option<Jail>) -> (crate::spawn::Exit, String) {
+        use crate::spawn::{self, Watch};
+        let watch = Watch {
+            idle: std::time::Duration::from_secs(20),
+            deadline: std::time::Instant::now() + std::time::Duration::from_secs(20),
+            output_cap: 1 << 20,
+        };
+        let (exit, captured) = spawn::supervise(cmd, watch, jail, || false).unwrap();
+        let text = spawn::excerpt(&captured.stdout, 4096) + &captured.stderr_excerpt(4096);
+        (exit, text)
+    }
+
     fn limits() -> Rlimits {
         Rlimits {
             address_space: 1 << 30,
@@ -1252,17 +1266,9 @@ mod tests {
     /// Runs `script` in sh inside `jail`; returns how it ended and its
     /// stdout followed by its stderr.
     fn in_jail(script: &str, jail: Jail) -> (crate::spawn::Exit, String) {
-        use crate::spawn::{self, Watch};
-        let watch = Watch {
-            idle: std::time::Duration::from_secs(20),
-            deadline: std::time::Instant::now() + std::time::Duration::from_secs(20),
-            output_cap: 1 << 20,
-        };
         let mut cmd = Command::new("/bin/sh");
         cmd.args(["-c", script]);
-        let (exit, captured) = spawn::supervise(&mut cmd, watch, Some(jail), || false).unwrap();
-        let text = spawn::excerpt(&captured.stdout, 4096) + &captured.stderr_excerpt(4096);
-        (exit, text)
+        captured(&mut cmd, Some(jail))
     }
 
     /// Runs `script` in a jail that may read /bin, /usr and `read`, and
@@ -1526,15 +1532,7 @@ mod tests {
         }
         let mut cmd = Command::new(python);
         cmd.args(["-S", "-c", script]).current_dir(&home.dir);
-        use crate::spawn::{self, Watch};
-        let watch = Watch {
-            idle: std::time::Duration::from_secs(20),
-            deadline: std::time::Instant::now() + std::time::Duration::from_secs(20),
-            output_cap: 1 << 20,
-        };
-        let (exit, captured) = spawn::supervise(&mut cmd, watch, Some(jail), || false).unwrap();
-        let text = spawn::excerpt(&captured.stdout, 4096) + &captured.stderr_excerpt(4096);
-        (exit, text)
+        captured(&mut cmd, Some(jail))
     }
 
     fn has_python() -> bool {
@@ -1570,14 +1568,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let mut cmd = Command::new("/usr/bin/python3");
         cmd.args(["-S", "-c", script]).current_dir(dir.path());
-        let watch = crate::spawn::Watch {
-            idle: std::time::Duration::from_secs(20),
-            deadline: std::time::Instant::now() + std::time::Duration::from_secs(20),
-            output_cap: 1 << 20,
-        };
-        let (exit, captured) = crate::spawn::supervise(&mut cmd, watch, None, || false).unwrap();
-        let text = crate::spawn::excerpt(&captured.stdout, 4096) + &captured.stderr_excerpt(4096);
-        (exit, text)
+        captured(&mut cmd, None)
     }
 
     #[test]
@@ -1797,14 +1788,7 @@ mod tests {
         let jail = runner(&home.program, &home, &[], limits()).unwrap();
         let mut cmd = Command::new(&home.program);
         cmd.args(["-c", "echo uid=$EUID"]).current_dir(&home.dir);
-        let watch = crate::spawn::Watch {
-            idle: std::time::Duration::from_secs(20),
-            deadline: std::time::Instant::now() + std::time::Duration::from_secs(20),
-            output_cap: 1 << 20,
-        };
-        let (exit, captured) =
-            crate::spawn::supervise(&mut cmd, watch, Some(jail), || false).unwrap();
-        let text = crate::spawn::excerpt(&captured.stdout, 4096) + &captured.stderr_excerpt(4096);
+        let (exit, text) = captured(&mut cmd, Some(jail));
         assert_eq!(exit, crate::spawn::Exit::Success, "{text}");
         let uid: u32 = text
             .trim()
