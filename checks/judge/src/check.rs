@@ -131,7 +131,7 @@ fn advanced_path(args: &CheckArgs) -> String {
 
 pub fn run(root: &Path, args: &CheckArgs) -> u8 {
     crate::build::set_build_timeout(args.limits.build);
-    let _ = crate::sandbox::enter(&args.limits, false, root);
+    let _ = crate::sandbox::enter(&args.limits, false, &crate::build::target_dir(root));
     let seed = args.seed.unwrap_or_else(crate::rng::fresh_seed);
     let sources = match sources(args) {
         Ok(s) => s,

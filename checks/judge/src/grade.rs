@@ -536,7 +536,9 @@ pub fn run(root: &Path, args: &GradeArgs) -> u8 {
 /// code gets what confinement there is.
 pub fn run_with(root: &Path, args: &GradeArgs, strict: bool) -> u8 {
     crate::build::set_build_timeout(args.limits.build);
-    if let Err(refused) = crate::sandbox::enter(&args.limits, strict, root) {
+    if let Err(refused) =
+        crate::sandbox::enter(&args.limits, strict, &crate::build::target_dir(root))
+    {
         eprintln!("lab: {refused}");
         return status::USAGE;
     }

@@ -38,14 +38,14 @@ pub fn unsandboxed() -> bool {
 /// learner should know: under `--unsandboxed`, or where the kernel lacks
 /// part of the jail, one line on stderr. `strict` (grading) refuses a
 /// partial jail unless `--unsandboxed` was given: the `Err` is that refusal.
-pub fn enter(limits: &crate::limits::Limits, strict: bool, kit: &Path) -> Result<(), String> {
+pub fn enter(limits: &crate::limits::Limits, strict: bool, target: &Path) -> Result<(), String> {
     use crate::catalog::{t, tr};
     set_unsandboxed(limits.unsandboxed);
     if limits.unsandboxed {
         eprintln!("lab: {}", t("sandbox.off"));
         return Ok(());
     }
-    let missing = missing_in(kit);
+    let missing = missing_in(target);
     if missing.is_empty() {
         return Ok(());
     }
@@ -104,16 +104,16 @@ pub fn missing() -> Vec<String> {
     missing
 }
 
-/// [`missing`], and what the kit at `kit` cannot give: as root, runners
-/// run as users of their own, which must be let through every folder down
-/// to the runners' binaries in the kit's target folder.
-pub fn missing_in(kit: &Path) -> Vec<String> {
+/// [`missing`], and what a kit whose target folder is `target` cannot
+/// give: as root, runners run as users of their own, which must be let
+/// through every folder down to the runners' binaries in it.
+pub fn missing_in(target: &Path) -> Vec<String> {
     let mut missing = missing();
     // SAFETY: geteuid only returns a number.
     let root = unsafe { libc::geteuid() } == 0;
     // Runners are started from the kit's target folder, or else from a
     // stage folder in the judge's TMPDIR.
-    if root && !unsandboxed() && !reachable(&crate::build::target_dir(kit), &std::env::temp_dir()) {
+    if root && !unsandboxed() && !reachable(target, &std::env::temp_dir()) {
         missing.push(THREAD_CAP_ROOT.to_string());
     }
     missing
