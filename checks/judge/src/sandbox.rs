@@ -6,8 +6,12 @@
 //! - Landlock: the files it may read and execute, the one folder it may
 //!   write, no TCP (a port for `try`), and no signal or abstract socket
 //!   outside its own domain, so it cannot stop or kill the judge;
-//! - rlimits: address space, file size, CPU time, no core files;
-//! - an empty environment plus only what the program needs.
+//! - rlimits: address space, file size, CPU time, threads, no core files;
+//! - an empty environment plus only what the program needs;
+//! - for a runner: a seccomp filter (no process, no other program, no
+//!   socket but TCP in `try`, no io_uring, …), a user (or user namespace)
+//!   of its own, the descriptors it is handed and no other, and a fresh
+//!   folder of its own with a quota ([`RunnerHome`]).
 //!
 //! The ruleset is built in the judge before the fork; the child only makes
 //! async-signal-safe system calls between fork and exec. `--unsandboxed`

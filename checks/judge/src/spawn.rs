@@ -1,7 +1,8 @@
 //! The judge's one spawn point. Every child gets stdin from /dev/null, its
-//! output in files (no pipe can fill up or be held open by a grandchild), its
-//! own process group, its jail (see `sandbox`), and is killed with that
-//! whole group when it ends. The judge is a child subreaper: whatever a
+//! output in two unnamed files of the judge's (no pipe can fill up or be
+//! held open by a grandchild, and no name can be replaced), a session (and
+//! so a process group and a scheduling group) of its own, its jail (see
+//! `sandbox`), and is killed with that whole group when it ends. The judge is a child subreaper: whatever a
 //! child leaves behind (even in a session of its own) becomes the judge's
 //! child when its parent dies, and is killed and reaped here.
 
