@@ -1678,8 +1678,17 @@ fn a_gradescope_package_grades_in_a_stand_in_autograder_tree() {
 
     // A hostile submission forges a perfect result, marks the tree and
     // leaves a child behind. With Landlock its writes are refused; in a
-    // container without it they land (the container is the boundary), and
-    // still the kit's result replaces the forgery: step 01 fails.
+    // container without it, whose autograder tree anyone may write (as
+    // root a runner runs as a user of its own, so a tree only root may
+    // write would refuse it too), they land, and still the kit's result
+    // replaces the forgery: step 01 fails.
+    let open = |p: &Path, mode: u32| {
+        std::fs::create_dir_all(p).unwrap();
+        std::fs::set_permissions(p, std::fs::Permissions::from_mode(mode)).unwrap();
+    };
+    open(dir.path(), 0o755);
+    open(&root, 0o777);
+    open(&root.join("results"), 0o777);
     let marker = root.join("hostile-was-here");
     let body = format!(
         "let _ = std::fs::write({:?}, \"{{\\\"score\\\": 100}}\"); \
