@@ -69,36 +69,6 @@ fn rerun_in(lang: crate::catalog::Lang, args: &CheckArgs, seed: u64) -> String {
     cmd + &format!(" --seed {seed}")
 }
 
-/// The dependencies `manifest` (a student/Cargo.toml) declares besides
-/// `lab-api`, in `[dependencies]`, `[dependencies.NAME]` or a target's
-/// dependencies: grading builds the learner's lib.rs with the kit's own
-/// manifest, which has none of them.
-pub fn extra_dependencies(manifest: &str) -> Vec<String> {
-    let mut table = String::new();
-    let mut out = Vec::new();
-    for line in manifest.lines().map(str::trim) {
-        if line.starts_with('[') {
-            table = line.trim_matches(['[', ']']).replace(' ', "");
-            let named = table
-                .strip_prefix("dependencies.")
-                .or_else(|| table.split_once(".dependencies.").map(|(_, n)| n));
-            if let Some(name) = named {
-                out.push(name.trim_matches(['"', '\'']).to_string());
-            }
-            continue;
-        }
-        let in_deps = table == "dependencies" || table.ends_with(".dependencies");
-        if !in_deps || line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let key = line.split(['=', '.']).next().unwrap_or("").trim();
-        out.push(key.trim_matches(['"', '\'']).to_string());
-    }
-    out.retain(|name| name != "lab-api" && !name.is_empty());
-    out.dedup();
-    out
-}
-
 /// The subject's files, read; `None` for the kit's own `student/`.
 fn sources(args: &CheckArgs) -> Result<Option<build::Sources>, String> {
     let Some(subject) = &args.subject else {
@@ -156,12 +126,17 @@ pub fn run(root: &Path, args: &CheckArgs) -> u8 {
     println!("{seed_line}");
     if sources.is_none() {
         let manifest = std::fs::read_to_string(root.join("student/Cargo.toml")).unwrap_or_default();
-        let extra = extra_dependencies(&manifest);
+        let extra = build::extra_dependencies(&manifest);
         if !extra.is_empty() {
+            // Nothing is built: cargo would only fail on the lock file, or
+            // wait for a registry that the kit never asks.
             println!(
-                "{}",
+                "{}\n",
                 tr("run.extra_dependencies", &[("names", &extra.join(", "))])
             );
+            println!("{seed_line}");
+            println!("0 passed, {} failed", args.steps.len());
+            return status::DOES_NOT_COMPILE;
         }
     }
     // The suites are built while cargo compiles the runners.
@@ -296,22 +271,6 @@ mod tests {
             Ok(Command::Check(a)) => a,
             other => panic!("not a check: {other:?}"),
         }
-    }
-
-    #[test]
-    fn dependencies_grading_will_not_have_are_named() {
-        use super::extra_dependencies;
-        let kit = "[package]\nname = \"student\"\n\n[dependencies]\nlab-api.workspace = true\n";
-        assert!(extra_dependencies(kit).is_empty());
-        let more = format!(
-            "{kit}rand = \"0.8\"\nserde = {{ version = \"1\" }}\n# a comment\n\n\
-             [dev-dependencies]\nproptest = \"1\"\n\n[dependencies.regex]\nversion = \"1\"\n\n\
-             [target.'cfg(unix)'.dependencies]\nlibc = \"0.2\"\n"
-        );
-        assert_eq!(
-            extra_dependencies(&more),
-            ["rand", "serde", "regex", "libc"]
-        );
     }
 
     #[test]

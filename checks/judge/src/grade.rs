@@ -308,6 +308,32 @@ fn scrub(text: &str, root: &Path) -> String {
     text
 }
 
+/// Why a submission's crate may not compile, when its own manifest (the
+/// `Cargo.toml` beside the `src/` of its `lib.rs`) names crates that
+/// grading, with the kit's manifest, does not have: the learner's words
+/// from `check`, then a blank line; else nothing. A link is not read.
+fn extra_dependencies_note(lib: &Path) -> String {
+    let Some(manifest) = lib
+        .parent()
+        .filter(|src| src.file_name().is_some_and(|n| n == "src"))
+        .and_then(Path::parent)
+        .map(|d| d.join("Cargo.toml"))
+    else {
+        return String::new();
+    };
+    let regular = std::fs::symlink_metadata(&manifest).is_ok_and(|m| m.is_file());
+    let text = if regular {
+        std::fs::read_to_string(&manifest).unwrap_or_default()
+    } else {
+        String::new()
+    };
+    let extra = build::extra_dependencies(&text);
+    if extra.is_empty() {
+        return String::new();
+    }
+    tr("run.extra_dependencies", &[("names", &extra.join(", "))]) + "\n\n"
+}
+
 fn grade_one(
     root: &Path,
     slot: &str,
@@ -344,7 +370,10 @@ fn grade_one(
         }
         Some(Err(errors)) => (
             Build::Failed,
-            Some(report::capped(errors, report::MESSAGE_CAP)),
+            Some(report::capped(
+                &(extra_dependencies_note(lib) + errors),
+                report::MESSAGE_CAP,
+            )),
             not_built_steps(weights, seed),
         ),
         None => return Err("the core runner was not built".into()),
@@ -856,6 +885,32 @@ fn merge(args: &GradeArgs) -> u8 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_submissions_own_crates_are_named_beside_its_compiler_errors() {
+        let dir = tempfile::tempdir().unwrap();
+        let lib = dir.path().join("alice/src/lib.rs");
+        std::fs::create_dir_all(lib.parent().unwrap()).unwrap();
+        std::fs::write(&lib, "use itoa;").unwrap();
+        let manifest = dir.path().join("alice/Cargo.toml");
+        assert_eq!(extra_dependencies_note(&lib), "", "no manifest");
+        std::fs::write(
+            &manifest,
+            "[package]\nname = \"student\"\n\n[dependencies]\nlab-api.workspace = true\nitoa = \"1\"\n",
+        )
+        .unwrap();
+        let note = extra_dependencies_note(&lib);
+        assert!(note.contains("itoa") && note.contains("lab_api"), "{note}");
+        assert!(note.ends_with("\n\n"), "{note:?}");
+        // A lib.rs uploaded alone has no manifest of its own.
+        let alone = dir.path().join("alice/lib.rs");
+        std::fs::write(&alone, "").unwrap();
+        assert_eq!(extra_dependencies_note(&alone), "");
+        // A manifest that is a link is not read.
+        std::fs::rename(&manifest, dir.path().join("elsewhere.toml")).unwrap();
+        std::os::unix::fs::symlink(dir.path().join("elsewhere.toml"), &manifest).unwrap();
+        assert_eq!(extra_dependencies_note(&lib), "");
+    }
 
     #[test]
     fn rows_line_up_by_display_width() {

@@ -279,6 +279,31 @@ fn a_crate_that_does_not_compile_is_reported_as_such() {
         "{all}"
     );
     assert!(!all.contains("the kit itself failed"), "{all}");
+    // A crate the learner added is their own mistake, told at once, in
+    // their terms, without asking any registry.
+    let stub = std::fs::read_to_string(kit.path().join("fixtures/pristine/lib.rs")).unwrap();
+    std::fs::write(&lib, &stub).unwrap();
+    let pristine = std::fs::read_to_string(kit_root().join("student/Cargo.toml")).unwrap();
+    for added in ["itoa = \"1\"\n", "regex = { version = \"1\" }\n"] {
+        std::fs::write(&manifest, format!("{pristine}{added}")).unwrap();
+        let started = Instant::now();
+        let r = run(kit.path(), "checks/01-contract.sh", &[], BUILD);
+        let name = added.split(' ').next().unwrap();
+        assert_eq!(r.code, 3, "{added}: {}{}", r.stdout, r.stderr);
+        let all = format!("{}{}", r.stdout, r.stderr);
+        assert!(
+            all.contains(&format!("student/Cargo.toml adds {name}"))
+                && all.contains("standard library and lab_api only"),
+            "{all}"
+        );
+        assert!(!all.contains("the kit itself failed"), "{all}");
+        assert!(!all.contains("Permission denied"), "{all}");
+        assert!(
+            started.elapsed() < Duration::from_secs(30),
+            "{added}: {:?}",
+            started.elapsed()
+        );
+    }
 }
 
 fn hostile(kit: &Path, name: &str, body: &str) -> String {
