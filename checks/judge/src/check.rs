@@ -101,6 +101,7 @@ fn advanced_path(args: &CheckArgs) -> String {
 
 pub fn run(root: &Path, args: &CheckArgs) -> u8 {
     crate::build::set_build_timeout(args.limits.build);
+    crate::session::tell_time_outs();
     let _ = crate::sandbox::enter(&args.limits, false, &crate::build::target_dir(root));
     let seed = args.seed.unwrap_or_else(crate::rng::fresh_seed);
     let sources = match sources(args) {

@@ -306,6 +306,75 @@ fn a_crate_that_does_not_compile_is_reported_as_such() {
     }
 }
 
+/// A call that never answers is told on stderr as it happens, not only in
+/// the report at the end: a learner must not take an endless loop for a
+/// kit that hangs.
+#[test]
+fn a_call_that_never_answers_is_told_as_it_happens() {
+    use std::io::BufRead;
+    let (kit, _serial) = kit();
+    let solution = std::fs::read_to_string(kit.path().join("solutions/src/lib.rs")).unwrap();
+    let at = solution.find("pub fn execute").unwrap();
+    let body = at + solution[at..].find('{').unwrap() + 1;
+    let busy = format!(
+        "{}\n    loop {{ std::hint::spin_loop(); }}\n    #[allow(unreachable_code)]\n{}",
+        &solution[..body],
+        &solution[body..]
+    );
+    std::fs::write(kit.path().join("student/src/lib.rs"), busy).unwrap();
+    let args = [
+        "checks/08-contract.sh",
+        "--case-timeout",
+        "1",
+        "--seed",
+        "3",
+    ];
+    // Built once first, so the run below times the checking only.
+    let r = run(kit.path(), args[0], &args[1..], BUILD);
+    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+    let mut child = Command::new("bash")
+        .args(args)
+        .current_dir(kit.path())
+        .env("CARGO_TARGET_DIR", kit_root().join("target/e2e"))
+        .env("LAB_LANG", "en")
+        .env_remove("LAB_ROOT")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    let stderr = child.stderr.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        std::io::BufReader::new(stderr)
+            .lines()
+            .map_while(Result::ok)
+            .map(|line| (started.elapsed(), line))
+            .collect::<Vec<_>>()
+    });
+    let status = wait_within(&mut child, BUILD, "check 08 with a busy loop");
+    let ended = started.elapsed();
+    let lines = reader.join().unwrap();
+    assert_eq!(status.code(), Some(1));
+    let told: Vec<&(Duration, String)> = lines
+        .iter()
+        .filter(|(_, l)| l.contains("step 08") && l.contains("no answer within 1 s"))
+        .collect();
+    assert!(told.len() >= 2, "{lines:?}");
+    // The first within a few seconds of the first time-out, long before
+    // the run ends; then one line for each call that followed.
+    let (first, _) = told[0];
+    assert!(
+        *first < Duration::from_secs(8),
+        "first told after {first:?}: {lines:?}"
+    );
+    assert!(
+        *first + Duration::from_secs(3) < ended,
+        "{first:?} of {ended:?}"
+    );
+    assert!(told[1].1.contains("2 calls so far"), "{lines:?}");
+}
+
 fn hostile(kit: &Path, name: &str, body: &str) -> String {
     let path = kit.join(format!("{name}.rs"));
     let base = std::fs::read_to_string(kit.join("solutions/src/lib.rs")).unwrap();
