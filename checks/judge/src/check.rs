@@ -69,6 +69,23 @@ fn rerun_in(lang: crate::catalog::Lang, args: &CheckArgs, seed: u64) -> String {
     cmd + &format!(" --seed {seed}")
 }
 
+/// The run's last line, in the learner's language: `N passed, M failed`
+/// (and how many steps were not started) in English.
+fn closing(passed: u64, failed: u64, not_started: u64) -> String {
+    if not_started == 0 {
+        return tr("run.closing", &[("passed", &passed), ("failed", &failed)]);
+    }
+    let steps = tr("run.not_started", &[("count", &not_started)]);
+    tr(
+        "run.closing_not_started",
+        &[
+            ("passed", &passed),
+            ("failed", &failed),
+            ("not_started", &steps),
+        ],
+    )
+}
+
 /// The subject's files, read; `None` for the kit's own `student/`.
 fn sources(args: &CheckArgs) -> Result<Option<build::Sources>, String> {
     let Some(subject) = &args.subject else {
@@ -136,7 +153,7 @@ pub fn run(root: &Path, args: &CheckArgs) -> u8 {
                 tr("run.extra_dependencies", &[("names", &extra.join(", "))])
             );
             println!("{seed_line}");
-            println!("0 passed, {} failed", args.steps.len());
+            println!("{}", closing(0, args.steps.len() as u64, 0));
             return status::DOES_NOT_COMPILE;
         }
     }
@@ -176,7 +193,7 @@ pub fn run(root: &Path, args: &CheckArgs) -> u8 {
                 tr("run.build_failed", &[("path", &path)])
             );
             println!("{seed_line}");
-            println!("0 passed, {} failed", args.steps.len());
+            println!("{}", closing(0, args.steps.len() as u64, 0));
             return status::DOES_NOT_COMPILE;
         }
         Some(Ok(path)) => Some(path.as_path()),
@@ -243,14 +260,7 @@ pub fn run(root: &Path, args: &CheckArgs) -> u8 {
         println!("{}", crate::suites::tr_steps("run.advanced_invite", &[]));
     }
     println!("{seed_line}");
-    if not_started > 0 {
-        println!(
-            "{passed} passed, {failed} failed, {}",
-            tr("run.not_started", &[("count", &not_started)])
-        );
-    } else {
-        println!("{passed} passed, {failed} failed");
-    }
+    println!("{}", closing(passed, failed, not_started));
     if advanced_broken {
         status::DOES_NOT_COMPILE
     } else if failed == 0 && not_started == 0 {

@@ -614,13 +614,19 @@ fn one_step(args: &[String], usage: &str) -> Result<&'static str, String> {
     }
 }
 
-/// The language named by the last well-formed `--lang X` (the one `parse`
-/// keeps), looked for before the rest is parsed.
+/// The language named by the last well-formed `--lang X` or `--lang=X`
+/// (the one `parse` keeps), looked for before the rest is parsed.
 pub fn lang_asked(args: &[String]) -> Option<Lang> {
-    args.windows(2)
-        .rev()
-        .filter(|w| w[0] == "--lang")
-        .find_map(|w| lang_from(&w[1]))
+    let mut asked = None;
+    for (i, a) in args.iter().enumerate() {
+        let value = match a.strip_prefix("--lang=") {
+            Some(v) => Some(v),
+            None if a == "--lang" => args.get(i + 1).map(String::as_str),
+            None => None,
+        };
+        asked = value.and_then(lang_from).or(asked);
+    }
+    asked
 }
 
 /// The whole command line, worded in `w`'s language.
@@ -1072,6 +1078,16 @@ mod tests {
         assert_eq!(lang_asked(&args("--lang en hint")), Some(Lang::En));
         assert_eq!(lang_asked(&args("--lang fr check")), None);
         assert_eq!(lang_asked(&args("check --lang")), None);
+        // With `=` too, the last well-formed one winning.
+        assert_eq!(lang_asked(&args("--lang=zh check")), Some(Lang::Zh));
+        assert_eq!(
+            lang_asked(&args("check --lang=zh --lang en")),
+            Some(Lang::En)
+        );
+        assert_eq!(
+            lang_asked(&args("check --lang zh --lang=fr")),
+            Some(Lang::Zh)
+        );
         assert_eq!(
             lang_asked(&args("--lang en check --lang zh")),
             Some(Lang::Zh)
