@@ -121,7 +121,9 @@ fn colour_allowed(no_color: Option<&std::ffi::OsStr>, terminal: bool) -> bool {
 /// not started is one `ignored` trial, not one failure per clause, so that
 /// a first check on the stubs fits on a screen.
 pub fn report(results: &[StepResult], limits: &Limits) -> (u64, u64, u64) {
-    let mut trials = Vec::new();
+    // Each trial: its name, and its failure (`None` for a step not started,
+    // which is one ignored trial).
+    let mut named: Vec<(String, Option<Option<String>>)> = Vec::new();
     let mut not_started = 0;
     for result in results {
         if result.not_started() {
@@ -132,18 +134,26 @@ pub fn report(results: &[StepResult], limits: &Limits) -> (u64, u64, u64) {
                 result.suite.function,
                 t("trial.not_started")
             );
-            trials.push(Trial::test(name, || Ok(())).with_ignored_flag(true));
+            named.push((name, None));
             continue;
         }
         for (i, clause) in result.suite.clauses.iter().enumerate() {
             let name = trial_name(result.suite.step, result.suite.function, &clause.key);
-            let text = failure_text(result, i, limits);
-            trials.push(Trial::test(name, move || match text {
-                None => Ok(()),
-                Some(text) => Err(Failed::from(text)),
-            }));
+            named.push((name, Some(failure_text(result, i, limits))));
         }
     }
+    let names = aligned(named.iter().map(|(n, _)| n.clone()).collect());
+    let trials: Vec<Trial> = names
+        .into_iter()
+        .zip(named)
+        .map(|(name, (_, outcome))| match outcome {
+            None => Trial::test(name, || Ok(())).with_ignored_flag(true),
+            Some(text) => Trial::test(name, move || match text {
+                None => Ok(()),
+                Some(text) => Err(Failed::from(text)),
+            }),
+        })
+        .collect();
     let args = Arguments {
         test_threads: Some(1),
         color: Some(if colour_wanted() {
@@ -165,9 +175,67 @@ pub fn report(results: &[StepResult], limits: &Limits) -> (u64, u64, u64) {
     (conclusion.num_passed, conclusion.num_failed, not_started)
 }
 
+/// Names padded so that libtest's column of results lines up on a
+/// terminal. libtest pads each name to the longest in characters, but a
+/// Chinese character takes two columns: each name gets as many ideographic
+/// spaces (one character, two columns, invisible) as it has fewer wide
+/// characters than the name with most, which makes characters and columns
+/// differ by the same amount in every name. Names without wide characters
+/// stay as they are.
+fn aligned(names: Vec<String>) -> Vec<String> {
+    let wide = |n: &str| render::display_width(n) - n.chars().count();
+    let most = names.iter().map(|n| wide(n)).max().unwrap_or(0);
+    names
+        .into_iter()
+        .map(|n| {
+            let pad = most - wide(&n);
+            n + &"\u{3000}".repeat(if most > 0 { pad } else { 0 })
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::colour_allowed;
+
+    #[test]
+    fn names_with_wide_characters_line_up_in_libtests_column() {
+        use crate::render::display_width;
+        let names: Vec<String> = [
+            "01 a :: 对",
+            "02 b :: 对的吗",
+            "03 c :: abc",
+            "04 d :: 中文 x",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        let padded = super::aligned(names.clone());
+        // What libtest prints before " ... ok": each name padded with
+        // spaces to the longest in characters.
+        let longest = padded.iter().map(|n| n.chars().count()).max().unwrap();
+        let columns: Vec<usize> = padded
+            .iter()
+            .map(|n| display_width(n) + longest - n.chars().count())
+            .collect();
+        assert!(
+            columns.iter().all(|c| *c == columns[0]),
+            "{columns:?} {padded:?}"
+        );
+        // Unpadded, libtest's column wanders: the test can tell.
+        let longest = names.iter().map(|n| n.chars().count()).max().unwrap();
+        let wandering: Vec<usize> = names
+            .iter()
+            .map(|n| display_width(n) + longest - n.chars().count())
+            .collect();
+        assert!(
+            wandering.iter().any(|c| *c != wandering[0]),
+            "{wandering:?}"
+        );
+        // English names are left alone.
+        let english = vec!["01 a :: true".to_string(), "02 bb :: no".to_string()];
+        assert_eq!(super::aligned(english.clone()), english);
+    }
     use std::ffi::OsStr;
 
     #[test]

@@ -122,7 +122,12 @@ fn by_clause(step: &str, lang: &str, out: &str) -> (String, Vec<(String, String)
     for line in out.lines() {
         let header = keys
             .iter()
-            .find(|k| line == format!("---- {step} {items} :: {} ----", title_of(k)));
+            // Chinese names carry ideographic spaces that line libtest's
+            // column up (see console::aligned).
+            .find(|k| {
+                line.replace('\u{3000}', "")
+                    == format!("---- {step} {items} :: {} ----", title_of(k))
+            });
         if let Some(key) = header {
             blocks.push((key.clone(), vec![line]));
         } else if line == "failures:" && !blocks.is_empty() {
