@@ -118,40 +118,52 @@ fn colour_allowed(no_color: Option<&std::ffi::OsStr>, terminal: bool) -> bool {
 }
 
 /// Prints the trials; returns (passed, failed, steps not started). A step
-/// not started is one `ignored` trial, not one failure per clause, so that
-/// a first check on the stubs fits on a screen.
+/// not started is one line after libtest's report, not a trial (libtest
+/// would call a run of only those "ok"), and a step that waits for another
+/// step's stub is one failed trial, not one per clause, so that a first
+/// check on the stubs, or one after a `reset`, fits on a screen.
 pub fn report(results: &[StepResult], limits: &Limits) -> (u64, u64, u64) {
-    // Each trial: its name, and its failure (`None` for a step not started,
-    // which is one ignored trial).
-    let mut named: Vec<(String, Option<Option<String>>)> = Vec::new();
-    let mut not_started = 0;
+    let mut named: Vec<(String, Option<String>)> = Vec::new();
+    let mut not_started = Vec::new();
     for result in results {
+        let (step, function) = (result.suite.step, result.suite.function);
         if result.not_started() {
-            not_started += 1;
-            let name = format!(
-                "{} {} :: {}",
-                result.suite.step,
-                result.suite.function,
-                t("trial.not_started")
-            );
-            named.push((name, None));
+            not_started.push(format!("{step} {function} :: {}", t("trial.not_started")));
             continue;
         }
+        // Its rules that reach another step's stub are one trial, named
+        // after that step; the rules that passed stay as they are.
+        let waits_for = result.stub_reached().filter(|other| *other != step);
+        let mut told_wait = false;
         for (i, clause) in result.suite.clauses.iter().enumerate() {
-            let name = trial_name(result.suite.step, result.suite.function, &clause.key);
-            named.push((name, Some(failure_text(result, i, limits))));
+            let waits = matches!(result.verdicts[i], ClauseVerdict::NotImplemented);
+            match waits_for {
+                Some(other) if waits => {
+                    if !told_wait {
+                        told_wait = true;
+                        let name = format!(
+                            "{step} {function} :: {}",
+                            tr("trial.waits", &[("other", &other)])
+                        );
+                        named.push((name, failure_text(result, i, limits)));
+                    }
+                }
+                _ => {
+                    let name = trial_name(step, function, &clause.key);
+                    named.push((name, failure_text(result, i, limits)));
+                }
+            }
         }
     }
     let names = aligned(named.iter().map(|(n, _)| n.clone()).collect());
     let trials: Vec<Trial> = names
         .into_iter()
         .zip(named)
-        .map(|(name, (_, outcome))| match outcome {
-            None => Trial::test(name, || Ok(())).with_ignored_flag(true),
-            Some(text) => Trial::test(name, move || match text {
+        .map(|(name, (_, text))| {
+            Trial::test(name, move || match text {
                 None => Ok(()),
                 Some(text) => Err(Failed::from(text)),
-            }),
+            })
         })
         .collect();
     let args = Arguments {
@@ -163,7 +175,18 @@ pub fn report(results: &[StepResult], limits: &Limits) -> (u64, u64, u64) {
         }),
         ..Arguments::default()
     };
-    let conclusion = libtest_mimic::run(&args, trials);
+    let (passed, failed) = if trials.is_empty() {
+        (0, 0)
+    } else {
+        let conclusion = libtest_mimic::run(&args, trials);
+        (conclusion.num_passed, conclusion.num_failed)
+    };
+    if !not_started.is_empty() {
+        println!();
+        for line in &not_started {
+            println!("{line}");
+        }
+    }
     let printed: u64 = results.iter().map(|r| r.run.printed).sum();
     if printed > 0 {
         let mib = limits.output_cap >> 20;
@@ -172,7 +195,7 @@ pub fn report(results: &[StepResult], limits: &Limits) -> (u64, u64, u64) {
             tr("run.printed", &[("bytes", &printed), ("mib", &mib)])
         );
     }
-    (conclusion.num_passed, conclusion.num_failed, not_started)
+    (passed, failed, not_started.len() as u64)
 }
 
 /// Names padded so that libtest's column of results lines up on a

@@ -140,7 +140,32 @@ fn every_step_fails_on_the_stubs_and_passes_with_a_correct_crate() {
             "no rerun command:\n{}",
             r.stdout
         );
+        // Nothing ran, so libtest's "test result: ok" is not printed.
+        assert!(!r.stdout.contains("test result"), "{}", r.stdout);
     }
+    // A step whose code reaches another step's stub waits for it: one
+    // failed line, not one per rule.
+    let solution = std::fs::read_to_string(kit.path().join("solutions/src/lib.rs")).unwrap();
+    let stub = std::fs::read_to_string(kit.path().join("fixtures/pristine/lib.rs")).unwrap();
+    let body = |text: &str| {
+        let at = text.find("pub fn remaining").unwrap();
+        let end = at + text[at..].find("\n}\n").unwrap() + 3;
+        text[at..end].to_string()
+    };
+    let reset = solution.replace(&body(&solution), &body(&stub));
+    assert_ne!(reset, solution);
+    std::fs::write(kit.path().join("student/src/lib.rs"), reset).unwrap();
+    let r = run(kit.path(), "checks/08-contract.sh", &[], BUILD);
+    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+    assert_eq!(
+        r.stdout
+            .matches("---- 08 execute :: waits for step 03")
+            .count(),
+        1,
+        "{}",
+        r.stdout
+    );
+    assert_eq!(r.stdout.matches("FAILED").count(), 2, "{}", r.stdout);
     std::fs::copy(
         kit.path().join("solutions/src/lib.rs"),
         kit.path().join("student/src/lib.rs"),
