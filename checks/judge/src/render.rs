@@ -16,12 +16,15 @@ pub fn call(step: &str, c: &Call) -> String {
     crate::suites::step(step).show_call(c)
 }
 
+/// An expectation as the contract judges it: a float compared with `==`,
+/// so a zero is shown without a sign (-0.0 and 0.0 both pass).
 pub fn expected(e: &Expect) -> String {
+    let judged = |x: f64| float(if x == 0.0 { 0.0 } else { x });
     match e {
         Expect::Bool(b) => b.to_string(),
-        Expect::Float(x) => float(*x),
+        Expect::Float(x) => judged(*x),
         Expect::Huge => t("fail.any_huge"),
-        Expect::Checked(Some(x)) => format!("Ok({})", float(*x)),
+        Expect::Checked(Some(x)) => format!("Ok({})", judged(*x)),
         Expect::Checked(None) => t("fail.err"),
         Expect::Trace { ending, .. } => ending_text(ending),
         Expect::Script(e) => e.show(),
@@ -331,6 +334,17 @@ pub fn failure(check: &Check, f: &Fault, step: &str, function: &str, limits: &Li
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_zero_is_expected_without_a_sign_the_contract_never_judges() {
+        assert_eq!(expected(&Expect::Checked(Some(-0.0))), "Ok(0.0)");
+        assert_eq!(expected(&Expect::Float(-0.0)), "0.0");
+        assert_eq!(expected(&Expect::Checked(Some(-0.5))), "Ok(-0.5)");
+        assert_eq!(
+            expected(&Expect::Float(f64::NEG_INFINITY)),
+            float(f64::NEG_INFINITY)
+        );
+    }
     use lab_wire::F64;
 
     #[test]
