@@ -48,7 +48,8 @@ pub fn show(root: &Path, step: &str) -> u8 {
     }
 }
 
-pub fn hint(root: &Path, step: &str, all: bool) -> u8 {
+/// `lab.sh hint`, or `h` in `watch` (`key`: the footer then names the key).
+pub fn hint(root: &Path, step: &str, all: bool, key: bool) -> u8 {
     let list = match step_file(root, step, "-hints.md") {
         Ok(text) => hints(&text),
         Err(e) => {
@@ -74,20 +75,20 @@ pub fn hint(root: &Path, step: &str, all: bool) -> u8 {
         );
         println!("{h}\n");
     }
-    println!("{}", hint_footer(step, shown, list.len()));
+    println!("{}", hint_footer(step, shown, list.len(), key));
     let _ = state::save(root, &st);
     status::PASSED
 }
 
 /// The line under the hints shown: how to see the next one, or where the
 /// step's text is once every hint has been shown.
-fn hint_footer(step: &str, shown: usize, hints: usize) -> String {
-    let key = if shown < hints {
-        "hint.more"
-    } else {
-        "hint.no_more"
+fn hint_footer(step: &str, shown: usize, hints: usize, key: bool) -> String {
+    let words = match (shown < hints, key) {
+        (true, true) => "hint.more_key",
+        (true, false) => "hint.more",
+        (false, _) => "hint.no_more",
     };
-    tr(key, &[("step", &step)])
+    tr(words, &[("step", &step)])
 }
 
 fn ago(seconds: u64) -> String {
@@ -184,6 +185,7 @@ pub fn watch(root: &Path, args: &CheckArgs, max_checks: Option<usize>) -> u8 {
     println!("{}", t("watch.started"));
     let mut last = String::new();
     let mut checks = 0;
+    let mut moved_on: Option<String> = None;
     loop {
         let mut hash = state::source_hash(&lib);
         if let Some(advanced) = advanced_file(root) {
@@ -197,18 +199,22 @@ pub fn watch(root: &Path, args: &CheckArgs, max_checks: Option<usize>) -> u8 {
             }
             let code = crate::check::run(root, &args);
             checks += 1;
+            // Said again under the new step's report, which a terminal's
+            // redraw would otherwise have pushed it above.
+            if let Some(line) = moved_on.take() {
+                println!("\n{line}");
+            }
             if code == status::PASSED {
                 let st = state::load(root);
                 let after = args.steps.last().copied();
                 match next_unfinished(&st, advanced_file(root).is_some(), after) {
                     Some(next) => {
-                        println!(
-                            "\n{}",
-                            tr(
-                                "watch.moving_on",
-                                &[("steps", &args.steps.join(", ")), ("next", &next)]
-                            )
+                        let line = tr(
+                            "watch.moving_on",
+                            &[("steps", &args.steps.join(", ")), ("next", &next)],
                         );
+                        println!("\n{line}");
+                        moved_on = Some(line);
                         args.steps = vec![next];
                         // The next step is checked at once.
                         last.clear();
@@ -228,7 +234,7 @@ pub fn watch(root: &Path, args: &CheckArgs, max_checks: Option<usize>) -> u8 {
         }
         match keys.try_next() {
             Some(Key::Hint) => {
-                hint(root, args.steps[0], false);
+                hint(root, args.steps[0], false, true);
             }
             Some(Key::Quit) => return status::PASSED,
             None => {}
@@ -493,11 +499,17 @@ mod tests {
 
     #[test]
     fn the_last_hint_names_the_step_to_show() {
-        let last = hint_footer("04", 3, 3);
+        let last = hint_footer("04", 3, 3, false);
         assert!(last.contains("./lab.sh show 04"), "{last}");
         assert!(!last.contains(" N)"), "{last}");
-        let more = hint_footer("04", 1, 3);
+        let more = hint_footer("04", 1, 3, false);
         assert!(more.contains("./lab.sh hint 04"), "{more}");
+        // In watch, the footer names the key, not a command.
+        let key = hint_footer("04", 1, 3, true);
+        assert!(
+            key.contains("press h") && !key.contains("./lab.sh"),
+            "{key}"
+        );
     }
 
     #[test]

@@ -119,7 +119,7 @@ pub fn run(args: &[String]) -> u8 {
         cli::Command::Autograde(dir) => autograder::run(&root, &dir),
         cli::Command::Bench(args) => bench::run(&root, &args),
         cli::Command::Show(step) => learner::show(&root, step),
-        cli::Command::Hint { step, all } => learner::hint(&root, step, all),
+        cli::Command::Hint { step, all } => learner::hint(&root, step, all, false),
         cli::Command::Status => learner::status(&root),
         cli::Command::Try(args) => live::run(&root, &args),
         cli::Command::Watch { check, max_checks } => learner::watch(&root, &check, max_checks),

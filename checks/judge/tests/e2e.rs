@@ -1170,6 +1170,13 @@ fn reset_restores_one_stub_with_a_backup_and_watch_checks_once() {
         "{}",
         r.stdout
     );
+    // Said again under step 04's report, so a redraw does not hide it.
+    let moved = r.stdout.rfind("step 03 passes. On to step 04").unwrap();
+    assert!(
+        moved > r.stdout.find("04 backoff :: not started").unwrap(),
+        "{}",
+        r.stdout
+    );
     let r = run(kit.path(), "lab.sh", &["reset", "--all"], QUICK);
     assert_eq!(r.code, 0);
     assert_eq!(
