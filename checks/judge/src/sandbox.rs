@@ -442,13 +442,9 @@ static IDENTITIES: [AtomicBool; 256] = [const { AtomicBool::new(false) }; 256];
 fn identity_base() -> libc::uid_t {
     static BASE: OnceLock<libc::uid_t> = OnceLock::new();
     *BASE.get_or_init(|| {
-        let nonce = crate::rng::nonce();
-        let mixed = nonce.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
-            (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
-        });
         // 0x2000_0000 to 0x6000_0000, a multiple of 256: no system user
         // and no container's mapped range lives there.
-        0x2000_0000 + ((mixed % 0x40_0000) as libc::uid_t) * 256
+        0x2000_0000 + (crate::rng::fresh_seed() % 0x40_0000) as libc::uid_t * 256
     })
 }
 
@@ -476,13 +472,8 @@ impl Drop for Identity {
 /// start `path`.
 fn others_may_run(path: &Path) -> bool {
     use std::os::unix::fs::PermissionsExt;
-    let mode = |p: &Path| std::fs::metadata(p).map_or(0, |m| m.permissions().mode());
-    mode(path) & 0o005 == 0o005
-        && path
-            .ancestors()
-            .skip(1)
-            .filter(|a| !a.as_os_str().is_empty())
-            .all(|a| mode(a) & 0o001 != 0)
+    std::fs::metadata(path).is_ok_and(|m| m.permissions().mode() & 0o005 == 0o005)
+        && path.parent().is_some_and(others_may_enter)
 }
 
 /// Where runner binaries are staged for runners with users of their own

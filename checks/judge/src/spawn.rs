@@ -2,9 +2,10 @@
 //! output in two unnamed files of the judge's (no pipe can fill up or be
 //! held open by a grandchild, and no name can be replaced), a session (and
 //! so a process group and a scheduling group) of its own, its jail (see
-//! `sandbox`), and is killed with that whole group when it ends. The judge is a child subreaper: whatever a
-//! child leaves behind (even in a session of its own) becomes the judge's
-//! child when its parent dies, and is killed and reaped here.
+//! `sandbox`), and is killed with that whole group when it ends. The judge
+//! is a child subreaper: whatever a child leaves behind (even in a session
+//! of its own) becomes the judge's child when its parent dies, and is
+//! killed and reaped here.
 
 use std::fs::File;
 use std::io;
@@ -277,8 +278,9 @@ fn start(cmd: &mut Command, jail: Option<Jail>) -> io::Result<(Child, Captured, 
 }
 
 /// The numbers descriptors are handed to children under (see
-/// `sandbox::Jail::hand`): 3 to 5.
-pub const HANDED: std::ops::RangeInclusive<i32> = 3..=5;
+/// `sandbox::Jail::hand`): a runner's cases, outcomes and token (`try
+/// 13`'s front socket reuses the first).
+pub const HANDED: std::ops::RangeInclusive<i32> = lab_wire::CASES_FD..=lab_wire::TOKEN_FD;
 
 /// Keeps the numbers in [`HANDED`] taken in the judge (by /dev/null, closed
 /// at exec), so that no descriptor the standard library opens while it
@@ -345,7 +347,7 @@ pub fn supervise(
 enum Measure {
     /// Its learner thread's own time (see [`Clock`]).
     LearnerThread,
-    /// The processor time of its whole session (see [`tree_cpu`]).
+    /// The processor time of its whole session (see [`session_cpu`]).
     SessionCpu,
 }
 
@@ -446,7 +448,9 @@ impl Clock {
             waited: Duration::ZERO,
             start: Instant::now(),
         };
-        clock.find_worker();
+        if measure == Measure::LearnerThread {
+            clock.find_worker();
+        }
         clock
     }
 

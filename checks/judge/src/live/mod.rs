@@ -128,7 +128,7 @@ fn listen() -> std::io::Result<TcpListener> {
 
 /// The descriptor number a runner gets the judge's listening socket under
 /// (`try 13`).
-pub const FRONT_FD: i32 = 3;
+pub const FRONT_FD: i32 = lab_wire::CASES_FD;
 
 /// Runs `runner ARGS` in a fresh folder under the runner's jail (TCP only
 /// to `ports`), with the same supervision as the checks. `front` is a
