@@ -52,12 +52,14 @@ struct Finding {
     name: String,
     /// For a mutant, the clause its header names.
     caught_by: Option<String>,
+    /// For a mutant, the first failure a learner is shown (`NN/clause`).
+    first: Option<String>,
     ok: bool,
     detail: String,
 }
 
 impl Finding {
-    fn of(subject: Subject, ok: bool, detail: String) -> Finding {
+    fn of(subject: Subject, (ok, detail, first): Examined) -> Finding {
         let caught_by = match subject.expect {
             Expectation::Caught { clause } => Some(clause),
             Expectation::PassAll(..) | Expectation::NotStarted(_) => None,
@@ -66,11 +68,16 @@ impl Finding {
             kind: subject.kind,
             name: subject.name,
             caught_by,
+            first,
             ok,
             detail,
         }
     }
 }
+
+/// Whether a subject met its expectation, what to print, and for a mutant
+/// the first failure shown.
+type Examined = (bool, String, Option<String>);
 
 /// Reads `// caught-by: 04/attempt-above-30` from a mutant's header.
 pub fn caught_by(source: &str) -> Option<String> {
@@ -212,12 +219,7 @@ fn sources(root: &Path, subject: &Subject) -> Result<build::Sources, String> {
     })
 }
 
-fn examine(
-    root: &Path,
-    slot: &str,
-    subject: &Subject,
-    seed: u64,
-) -> Result<(bool, String), String> {
+fn examine(root: &Path, slot: &str, subject: &Subject, seed: u64) -> Result<Examined, String> {
     let steps: Vec<&'static str> = match &subject.expect {
         Expectation::PassAll(_, steps) | Expectation::NotStarted(steps) => steps.clone(),
         Expectation::Caught { clause } => {
@@ -227,6 +229,7 @@ fn examine(
                     return Ok((
                         false,
                         "header has no valid `// caught-by: NN/clause` line".into(),
+                        None,
                     ))
                 }
             }
@@ -237,16 +240,16 @@ fn examine(
     let advanced = steps.iter().any(|s| is_advanced(s));
     let runners = build::runners(root, Some((slot, &sources)), core, advanced)?;
     let core_runner = match &runners.core {
-        Some(Err(e)) => return Ok((false, format!("does not compile:\n{e}"))),
+        Some(Err(e)) => return Ok((false, format!("does not compile:\n{e}"), None)),
         Some(Ok(path)) => Some(path.as_path()),
         None => None,
     };
     match &runners.advanced {
         build::Advanced::DoesNotCompile(e) => {
-            return Ok((false, format!("advanced.rs does not compile:\n{e}")))
+            return Ok((false, format!("advanced.rs does not compile:\n{e}"), None))
         }
         build::Advanced::Absent if advanced => {
-            return Ok((false, "has no advanced.rs".into()));
+            return Ok((false, "has no advanced.rs".into(), None));
         }
         _ => {}
     }
@@ -264,12 +267,14 @@ fn examine(
                     return Ok((
                         false,
                         format!("rejected under seed {s}: {}", failed.join(", ")),
+                        None,
                     ));
                 }
             }
             Ok((
                 true,
                 format!("passes steps {} under {} seeds", span(&steps), seeds.len()),
+                None,
             ))
         }
         Expectation::NotStarted(_) => {
@@ -283,6 +288,7 @@ fn examine(
                 Ok((
                     true,
                     format!("steps {} fail as not implemented yet", span(&steps)),
+                    None,
                 ))
             } else {
                 Ok((
@@ -291,14 +297,16 @@ fn examine(
                         "steps {} do not read as not implemented",
                         started.join(", ")
                     ),
+                    None,
                 ))
             }
         }
         Expectation::Caught { clause } => {
             let step = steps[0];
             let failed = failed_clauses(&run(&steps, seed)?);
+            let first = failed.first().cloned();
             if failed.is_empty() {
-                Ok((false, format!("SURVIVED step {step}")))
+                Ok((false, format!("SURVIVED step {step}"), None))
             } else if failed.contains(clause) {
                 let others = failed.len() - 1;
                 Ok((
@@ -310,12 +318,17 @@ fn examine(
                         } else {
                             String::new()
                         }
-                    ),
+                    ) + &match &first {
+                        Some(f) if f != clause => format!("; first shown under {f}"),
+                        _ => String::new(),
+                    },
+                    first.clone(),
                 ))
             } else {
                 Ok((
                     false,
                     format!("caught, but not by {clause}: {}", failed.join(", ")),
+                    first,
                 ))
             }
         }
@@ -340,7 +353,7 @@ pub fn run(root: &Path, args: &SelftestArgs) -> u8 {
     let mut findings = Vec::new();
     let work = |j: usize, subject: Subject| {
         examine(root, &format!("selftest-{j}"), &subject, seed)
-            .map(|(ok, detail)| Finding::of(subject, ok, detail))
+            .map(|examined| Finding::of(subject, examined))
     };
     let pooled = crate::pool::run("selftest", args.jobs, subjects, work, |result| {
         let f = result?;
@@ -491,6 +504,7 @@ fn grade_sample_class(root: &Path, seed: u64) -> Result<Vec<Finding>, String> {
                 kind: "class",
                 name: r.name.clone(),
                 caught_by: None,
+                first: None,
                 ok: wrong.is_empty(),
                 detail,
             }
@@ -530,6 +544,7 @@ fn print_scores(findings: &[Finding]) {
         "  total:   {caught}/{all} ({:.0} %)\n",
         100.0 * caught as f64 / all as f64
     );
+    first_failures(findings);
     let alternatives: Vec<&Finding> = findings
         .iter()
         .filter(|f| f.kind == "alternative")
@@ -538,6 +553,41 @@ fn print_scores(findings: &[Finding]) {
         let ok = alternatives.iter().filter(|f| f.ok).count();
         println!("alternatives accepted: {ok}/{}\n", alternatives.len());
     }
+}
+
+/// How often a mutant's first failure, as a learner sees it, sits under the
+/// clause its header names, per track; the exceptions are listed.
+fn first_failures(findings: &[Finding]) {
+    println!("first failure shown under the named clause:");
+    for advanced in [false, true] {
+        let mutants: Vec<&Finding> = findings
+            .iter()
+            .filter(|f| f.kind == "mutant" && f.name.starts_with("advanced/") == advanced)
+            .collect();
+        if mutants.is_empty() {
+            continue;
+        }
+        let elsewhere: Vec<&&Finding> = mutants
+            .iter()
+            .filter(|f| f.first.is_none() || f.first != f.caught_by)
+            .collect();
+        let under = mutants.len() - elsewhere.len();
+        println!(
+            "  {}: {under}/{} ({:.1} %)",
+            if advanced { "advanced" } else { "core" },
+            mutants.len(),
+            100.0 * under as f64 / mutants.len() as f64
+        );
+        for f in elsewhere {
+            println!(
+                "    {} names {}, first shown under {}",
+                f.name,
+                f.caught_by.as_deref().unwrap_or("-"),
+                f.first.as_deref().unwrap_or("-")
+            );
+        }
+    }
+    println!();
 }
 
 #[cfg(test)]
