@@ -63,22 +63,38 @@ pub fn failure_text(result: &StepResult, clause: usize, limits: &Limits) -> Opti
         }
         ClauseVerdict::Failed { faults, total } => {
             let checks = &suite.clauses[clause].checks;
-            // In a scripted world one mistake fails many clauses: the first
-            // failing clause is told in full (one input), each later one in
-            // a line with its own first difference.
-            let story = crate::suites::step(suite.step).scripted_world();
+            // One mistake often fails several clauses: the first failing
+            // clause of a step is told in full, each later one in a line
+            // with its own first difference (one story). In a scripted
+            // world the first is told with one input, its timeline being
+            // long.
             let lead = result.verdicts[..clause]
                 .iter()
                 .position(|v| matches!(v, ClauseVerdict::Failed { .. }));
-            if let (true, Some(lead), Some((i, f))) = (story, lead, faults.first()) {
+            if let (Some(lead), Some((i, f))) = (lead, faults.first()) {
                 let first = t(&format!("clause.{}", suite.clauses[lead].key));
                 let brief = render::brief(&checks[*i], f, suite.step, suite.function, limits);
-                return Some(tr(
-                    "fail.also",
-                    &[("first", &first), ("brief", &brief), ("count", total)],
-                ));
+                // An input that reads in one line is named too.
+                let input = render::call(suite.step, &checks[*i].call);
+                return Some(if input.lines().count() == 1 {
+                    tr(
+                        "fail.also_input",
+                        &[
+                            ("first", &first),
+                            ("input", &input),
+                            ("brief", &brief),
+                            ("count", total),
+                        ],
+                    )
+                } else {
+                    tr(
+                        "fail.also",
+                        &[("first", &first), ("brief", &brief), ("count", total)],
+                    )
+                });
             }
-            let shown = if story { 1 } else { faults.len() };
+            let scripted = crate::suites::step(suite.step).scripted_world();
+            let shown = if scripted { 1 } else { faults.len() };
             let mut parts: Vec<String> = faults
                 .iter()
                 .take(shown)
@@ -219,7 +235,7 @@ fn aligned(names: Vec<String>) -> Vec<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::colour_allowed;
+    use super::*;
 
     #[test]
     fn names_with_wide_characters_line_up_in_libtests_column() {
@@ -260,6 +276,39 @@ mod tests {
         assert_eq!(super::aligned(english.clone()), english);
     }
     use std::ffi::OsStr;
+
+    #[test]
+    fn a_later_failing_clause_of_any_step_is_told_as_part_of_the_first_ones_story() {
+        // Step 04 is a pure function, not a scripted world.
+        let mut result = StepResult::unavailable("04", 1, ClauseVerdict::NotAttempted);
+        result.suite = crate::suites::build("04", 1);
+        for v in result.verdicts.iter_mut() {
+            *v = ClauseVerdict::Passed { checks: 1 };
+        }
+        let wrong = ClauseVerdict::Failed {
+            faults: vec![(
+                0,
+                crate::verdict::Fault::Wrong(lab_wire::Value::Checked { ok: None }),
+            )],
+            total: 2,
+        };
+        let (first, later) = (0, result.verdicts.len() - 1);
+        result.verdicts[first] = wrong.clone();
+        result.verdicts[later] = wrong;
+        let limits = Limits::default();
+        let (lead, also, name) = crate::catalog::scoped(crate::catalog::Lang::En, || {
+            (
+                failure_text(&result, first, &limits).unwrap(),
+                failure_text(&result, later, &limits).unwrap(),
+                t(&format!("clause.{}", result.suite.clauses[first].key)),
+            )
+        });
+        assert!(!lead.contains("probably"), "{lead}");
+        assert!(also.contains("probably by the same mistake"), "{also}");
+        assert!(also.contains(&name), "{also}");
+        assert!(also.contains("backoff("), "the input is named: {also}");
+        assert_eq!(also.lines().count(), 1, "{also}");
+    }
 
     #[test]
     fn only_a_non_empty_no_color_turns_colour_off() {
