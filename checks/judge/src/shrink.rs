@@ -1,7 +1,9 @@
 //! Shrinking: when a random case fails, simpler inputs (from its step's
 //! [`crate::suites::Step::shrink`]) are tried in its place (fewer digits, zeros and ones, canonical spellings),
 //! and the simplest one that still fails is shown first. "Simpler" means a
-//! shorter Rust call, so shrinking always ends.
+//! shorter Rust call, so shrinking always ends; a candidate stays in the
+//! domain of the clause that explains the input it started from
+//! ([`crate::suites::Step::domain`]).
 
 use crate::render;
 use crate::suites::Check;
@@ -13,9 +15,12 @@ pub const ROUNDS: usize = 12;
 /// Candidate calls, each differing from `call` in one argument, shorter
 /// first; only calls strictly shorter than `call` as a learner reads it.
 pub fn candidates(step: &str, call: &Call) -> Vec<Call> {
-    let mut out = crate::suites::step(step).shrink(call);
+    let this = crate::suites::step(step);
+    let mut out = this.shrink(call);
     let size = render::call(step, call).len();
-    out.retain(|c| render::call(step, c).len() < size);
+    // A shrink stays in the domain of the input it started from.
+    let domain = this.domain(call);
+    out.retain(|c| render::call(step, c).len() < size && this.domain(c) == domain);
     out.sort_by_key(|c| render::call(step, c).len());
     out
 }

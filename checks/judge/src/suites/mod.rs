@@ -48,6 +48,15 @@ pub trait Step: Sync {
     fn shrink(&self, _call: &Call) -> Vec<Call> {
         Vec::new()
     }
+    /// The clause whose rule decides this call (its key without the step,
+    /// e.g. `attempt-above-30`): the special case a call falls in, else the
+    /// step's general rule. Every check of a named clause lies in that
+    /// clause's domain (tested below), and a shrink never leaves the domain
+    /// of the input it started from, so a failure reads under the rule that
+    /// explains it. `None`: the step does not classify its calls.
+    fn domain(&self, _call: &Call) -> Option<&'static str> {
+        None
+    }
     /// What the oracle expects of a call that [`Step::shrink`] made.
     fn expect(&self, _call: &Call) -> Option<Expect> {
         None
@@ -79,7 +88,8 @@ pub struct Entry {
 
 /// The `ThisStep` of a core step's folder: `build` in its `mod.rs`, how a
 /// call reads in `view::show_call`; with `shrinks`, also `view::shrink` and
-/// `view::expect`; with `times`, `view::times` (a timeline's event times).
+/// `view::expect`; with `domains`, `view::domain` (see [`Step::domain`]);
+/// with `times`, `view::times` (a timeline's event times).
 macro_rules! core_step {
     ($($what:ident),*) => {
         /// This step in the registry.
@@ -101,6 +111,11 @@ macro_rules! core_step {
         }
         fn expect(&self, call: &lab_wire::Call) -> Option<super::Expect> {
             view::expect(call)
+        }
+    };
+    (@domains) => {
+        fn domain(&self, call: &lab_wire::Call) -> Option<&'static str> {
+            view::domain(call)
         }
     };
     (@times) => {
@@ -505,6 +520,34 @@ mod tests {
             let suite = build(step, 42);
             for clause in &suite.clauses {
                 assert!(!clause.checks.is_empty(), "{} has no checks", clause.key);
+            }
+        }
+    }
+
+    #[test]
+    fn every_check_of_a_named_clause_lies_in_that_clauses_domain() {
+        for (step, _) in all_steps() {
+            let this = super::step(step);
+            for seed in [1, 7, 42, 20261201] {
+                for clause in build(step, seed).clauses {
+                    let key = clause.key.split_once('/').map_or("", |(_, k)| k);
+                    for check in &clause.checks {
+                        let Some(domain) = this.domain(&check.call) else {
+                            continue;
+                        };
+                        if key != "random" {
+                            assert_eq!(
+                                domain,
+                                key,
+                                "seed {seed}: {} lies in another clause's domain",
+                                this.show_call(&check.call)
+                            );
+                        }
+                        for c in crate::shrink::candidates(step, &check.call) {
+                            assert_eq!(this.domain(&c), Some(domain), "{c:?}");
+                        }
+                    }
+                }
             }
         }
     }
