@@ -379,6 +379,13 @@ pub fn run(root: &Path, args: &SelftestArgs) -> u8 {
             }
         }
     }
+    // Measured on whole tracks only: a selection would skew the share.
+    if args.only.is_none() {
+        for f in first_failure_findings(root, &findings) {
+            print_finding(&f);
+            findings.push(f);
+        }
+    }
     print_scores(&findings);
     let passed = findings.iter().filter(|f| f.ok).count();
     let failed = findings.len() - passed;
@@ -555,6 +562,76 @@ fn print_scores(findings: &[Finding]) {
     }
 }
 
+/// At least this share of each track's mutants shows its first failure
+/// under the clause its header names.
+const FIRST_UNDER_NAMED: f64 = 0.95;
+
+/// The mutants listed in docs/MUTANTS.md as showing their first failure
+/// under another clause, with the reason (lines `` - `name`: reason `` in
+/// its section "First failure elsewhere").
+fn listed_exceptions(root: &Path) -> Vec<String> {
+    let text = std::fs::read_to_string(root.join("docs/MUTANTS.md")).unwrap_or_default();
+    text.split("\n## ")
+        .find(|s| s.starts_with("First failure elsewhere"))
+        .into_iter()
+        .flat_map(str::lines)
+        .filter_map(|l| l.strip_prefix("- `")?.split_once('`'))
+        .filter(|(_, rest)| rest.trim_start_matches(':').trim().len() > 1)
+        .map(|(name, _)| name.to_string())
+        .collect()
+}
+
+/// Per track, whether enough mutants show their first failure under their
+/// named clause and every one that does not is listed with a reason; one
+/// finding per track.
+fn first_failure_findings(root: &Path, findings: &[Finding]) -> Vec<Finding> {
+    let listed = listed_exceptions(root);
+    let mut out = Vec::new();
+    for advanced in [false, true] {
+        let track = if advanced { "advanced" } else { "core" };
+        let mutants: Vec<&Finding> = findings
+            .iter()
+            .filter(|f| f.kind == "mutant" && f.name.starts_with("advanced/") == advanced)
+            .collect();
+        if mutants.is_empty() {
+            continue;
+        }
+        let elsewhere: Vec<&str> = mutants
+            .iter()
+            .filter(|f| f.first.is_none() || f.first != f.caught_by)
+            .map(|f| f.name.as_str())
+            .collect();
+        let under = mutants.len() - elsewhere.len();
+        let share = under as f64 / mutants.len() as f64;
+        let unlisted: Vec<&str> = elsewhere
+            .iter()
+            .copied()
+            .filter(|n| !listed.iter().any(|l| l == n))
+            .collect();
+        let mut detail = format!(
+            "{under}/{} first shown under their named clause ({:.1} %, at least {:.0} % required)",
+            mutants.len(),
+            100.0 * share,
+            100.0 * FIRST_UNDER_NAMED
+        );
+        if !unlisted.is_empty() {
+            detail += &format!(
+                "; not listed with a reason in docs/MUTANTS.md: {}",
+                unlisted.join(", ")
+            );
+        }
+        out.push(Finding {
+            kind: "first-failure",
+            name: format!("{track} mutants"),
+            caught_by: None,
+            first: None,
+            ok: share >= FIRST_UNDER_NAMED && unlisted.is_empty(),
+            detail,
+        });
+    }
+    out
+}
+
 /// How often a mutant's first failure, as a learner sees it, sits under the
 /// clause its header names, per track; the exceptions are listed.
 fn first_failures(findings: &[Finding]) {
@@ -599,6 +676,52 @@ mod tests {
         let src = "// mutant: x\n// caught-by: 04/attempt-above-30\npub use lab_api::*;\n// caught-by: 01/nope\n";
         assert_eq!(caught_by(src).as_deref(), Some("04/attempt-above-30"));
         assert_eq!(caught_by("pub use lab_api::*;\n// caught-by: 01/x"), None);
+    }
+
+    fn mutant(name: &str, named: &str, first: &str) -> Finding {
+        Finding {
+            kind: "mutant",
+            name: name.into(),
+            caught_by: Some(named.into()),
+            first: Some(first.into()),
+            ok: true,
+            detail: String::new(),
+        }
+    }
+
+    #[test]
+    fn first_failures_under_another_clause_must_be_few_and_listed_with_a_reason() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("docs")).unwrap();
+        let doc = "# M\n\n## First failure elsewhere\n\n- `04-b`: its input is also a negative zero\n- `04-c`\n\n## Other\n\n- `04-d`: not this section\n";
+        std::fs::write(dir.path().join("docs/MUTANTS.md"), doc).unwrap();
+        assert_eq!(listed_exceptions(dir.path()), ["04-b"]);
+        let mut all: Vec<Finding> = (0..40)
+            .map(|i| mutant(&format!("04-m{i}"), "04/x", "04/x"))
+            .collect();
+        all.push(mutant("04-b", "04/x", "04/y"));
+        let verdict = first_failure_findings(dir.path(), &all);
+        assert_eq!(verdict.len(), 1, "only the core track has mutants");
+        assert!(verdict[0].ok, "{}", verdict[0].detail);
+        // Unlisted (no reason given) fails, though the share is met.
+        all.push(mutant("04-c", "04/x", "04/y"));
+        assert!(!first_failure_findings(dir.path(), &all)[0].ok);
+        // Listed but too many: 2 of 22 is under 95 %.
+        let few: Vec<Finding> = (0..20)
+            .map(|i| mutant(&format!("advanced/10-m{i}"), "10/x", "10/x"))
+            .chain([
+                mutant("advanced/10-b", "10/x", "10/y"),
+                mutant("advanced/10-b", "10/x", "10/y"),
+            ])
+            .collect();
+        std::fs::write(
+            dir.path().join("docs/MUTANTS.md"),
+            "## First failure elsewhere\n- `advanced/10-b`: a reason\n",
+        )
+        .unwrap();
+        let verdict = first_failure_findings(dir.path(), &few);
+        assert_eq!(verdict[0].name, "advanced mutants");
+        assert!(!verdict[0].ok, "{}", verdict[0].detail);
     }
 
     #[test]
