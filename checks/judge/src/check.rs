@@ -233,7 +233,8 @@ pub fn run(root: &Path, args: &CheckArgs) -> u8 {
     if args.subject.is_none() {
         remember(root, &results);
     }
-    let (passed, failed, not_started) = crate::console::report(&results, &args.limits);
+    let (passed, failed, not_started) =
+        crate::console::report(&results, &args.limits, args.console);
     println!();
     let first_open = results.iter().find(|r| {
         !r.verdicts

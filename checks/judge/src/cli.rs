@@ -31,6 +31,8 @@ pub struct CheckArgs {
     pub subject: Option<PathBuf>,
     /// The subject's advanced.rs, when it is not in the subject's folder.
     pub advanced: Option<PathBuf>,
+    /// How the trials are printed (watch prints passes as dots).
+    pub console: crate::console::Options,
 }
 
 /// `lab.sh try`'s arguments.
@@ -474,6 +476,7 @@ fn read_check(m: &ArgMatches) -> Result<CheckArgs, String> {
         limits: read_limits(m),
         subject,
         advanced,
+        console: crate::console::Options::default(),
     })
 }
 

@@ -120,7 +120,17 @@ pub fn failure_text(result: &StepResult, clause: usize, limits: &Limits) -> Opti
     }
 }
 
-fn colour_wanted() -> bool {
+/// How the trials are printed.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Options {
+    /// Colour or not; `None`: on a terminal unless `NO_COLOR` says no.
+    pub colour: Option<bool>,
+    /// A dot for each passing trial (libtest's terse format), so that the
+    /// first failure comes first.
+    pub terse: bool,
+}
+
+pub fn colour_wanted() -> bool {
     colour_allowed(
         std::env::var_os("NO_COLOR").as_deref(),
         std::io::stdout().is_terminal(),
@@ -138,7 +148,7 @@ fn colour_allowed(no_color: Option<&std::ffi::OsStr>, terminal: bool) -> bool {
 /// would call a run of only those "ok"), and a step that waits for another
 /// step's stub is one failed trial, not one per clause, so that a first
 /// check on the stubs, or one after a `reset`, fits on a screen.
-pub fn report(results: &[StepResult], limits: &Limits) -> (u64, u64, u64) {
+pub fn report(results: &[StepResult], limits: &Limits, options: Options) -> (u64, u64, u64) {
     let mut named: Vec<(String, Option<String>)> = Vec::new();
     let mut not_started = Vec::new();
     for result in results {
@@ -184,7 +194,8 @@ pub fn report(results: &[StepResult], limits: &Limits) -> (u64, u64, u64) {
         .collect();
     let args = Arguments {
         test_threads: Some(1),
-        color: Some(if colour_wanted() {
+        quiet: options.terse,
+        color: Some(if options.colour.unwrap_or_else(colour_wanted) {
             libtest_mimic::ColorSetting::Always
         } else {
             libtest_mimic::ColorSetting::Never

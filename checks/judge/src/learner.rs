@@ -167,9 +167,12 @@ pub fn status(root: &Path) -> u8 {
 
 /// Re-checks on every save of student/src/lib.rs (or advanced.rs) and
 /// follows the learner: when the steps watched pass, it says so and moves
-/// on to the next step not yet passed. On a terminal it redraws the screen
-/// for each check. The key `h` shows the next hint of the step watched, `q`
-/// stops (no Enter needed on a terminal). `max_checks` ends it (for tests).
+/// on to the next step not yet passed. Every step that passed before is
+/// checked again with them, and one that no longer passes is named. On a
+/// terminal it redraws the screen for each check and cuts the report to the
+/// screen's height, its first failure first and its last lines kept. The
+/// key `h` shows the next hint of the step watched, `q` stops (no Enter
+/// needed on a terminal). `max_checks` ends it (for tests).
 pub fn watch(root: &Path, args: &CheckArgs, max_checks: Option<usize>) -> u8 {
     let lib = root.join("student/src/lib.rs");
     let terminal = std::io::stdout().is_terminal();
@@ -181,6 +184,10 @@ pub fn watch(root: &Path, args: &CheckArgs, max_checks: Option<usize>) -> u8 {
         ];
         args.steps_given = true;
     }
+    args.console = crate::console::Options {
+        colour: Some(crate::console::colour_wanted()),
+        terse: true,
+    };
     let keys = crate::keys::Keys::start();
     println!("{}", t("watch.started"));
     let mut last = String::new();
@@ -197,13 +204,26 @@ pub fn watch(root: &Path, args: &CheckArgs, max_checks: Option<usize>) -> u8 {
                 // Clears the screen and puts the cursor at its top.
                 print!("\x1b[2J\x1b[H");
             }
-            let code = crate::check::run(root, &args);
+            let before = passed(&state::load(root), advanced_file(root).is_some());
+            let (code, report) = check_with(root, &args, &before, terminal);
             checks += 1;
+            // Lines under the report, each after a blank line.
+            let mut footer = Vec::new();
+            let after = passed(&state::load(root), true);
+            let broken: Vec<&str> = before
+                .iter()
+                .copied()
+                .filter(|s| !after.contains(s))
+                .collect();
+            if !broken.is_empty() {
+                footer.push(tr(
+                    "watch.regressed",
+                    &[("steps", &broken.join(", ")), ("count", &broken.len())],
+                ));
+            }
             // Said again under the new step's report, which a terminal's
             // redraw would otherwise have pushed it above.
-            if let Some(line) = moved_on.take() {
-                println!("\n{line}");
-            }
+            footer.extend(moved_on.take());
             if code == status::PASSED {
                 let st = state::load(root);
                 let after = args.steps.last().copied();
@@ -213,23 +233,30 @@ pub fn watch(root: &Path, args: &CheckArgs, max_checks: Option<usize>) -> u8 {
                             "watch.moving_on",
                             &[("steps", &args.steps.join(", ")), ("next", &next)],
                         );
-                        println!("\n{line}");
+                        footer.push(line.clone());
                         moved_on = Some(line);
                         args.steps = vec![next];
                         // The next step is checked at once.
                         last.clear();
                     }
-                    None => println!("\n{}", t("watch.all_passed")),
+                    None => footer.push(t("watch.all_passed")),
                 }
             }
-            if max_checks.is_some_and(|m| checks >= m) {
-                return status::PASSED;
+            let done = max_checks.is_some_and(|m| checks >= m);
+            if !done && !last.is_empty() {
+                footer.push(tr("watch.waiting", &[("step", &args.steps.join(", "))]));
             }
-            if !last.is_empty() {
-                println!(
-                    "\n{}",
-                    tr("watch.waiting", &[("step", &args.steps.join(", "))])
-                );
+            if let Some((report, rows)) = report {
+                // The advice, the seed line and the closing line stay.
+                let cut = |count: usize| tr("watch.cut", &[("count", &count)]);
+                let room = rows.saturating_sub(2 * footer.len()).max(MIN_REPORT_ROWS);
+                print!("{}", crate::screen::fit(&report, room, 3, cut));
+            }
+            for line in footer {
+                println!("\n{line}");
+            }
+            if done {
+                return status::PASSED;
             }
         }
         match keys.try_next() {
@@ -241,6 +268,47 @@ pub fn watch(root: &Path, args: &CheckArgs, max_checks: Option<usize>) -> u8 {
         }
         std::thread::sleep(Duration::from_millis(400));
     }
+}
+
+/// A report is never cut shorter than this.
+const MIN_REPORT_ROWS: usize = 8;
+
+/// Checks the steps watched and every step in `also`, in the registry's
+/// order. On a terminal the report is captured and given back with the
+/// terminal's rows, to be cut to fit; else it is printed as it comes.
+fn check_with(
+    root: &Path,
+    args: &CheckArgs,
+    also: &[&'static str],
+    terminal: bool,
+) -> (u8, Option<(String, usize)>) {
+    let mut args = args.clone();
+    args.steps = suites::REGISTRY
+        .iter()
+        .map(|e| e.id)
+        .filter(|s| args.steps.contains(s) || also.contains(s))
+        .collect();
+    let rows = if terminal {
+        crate::screen::rows()
+    } else {
+        None
+    };
+    if let Some(rows) = rows {
+        if let Ok((code, report)) = crate::screen::captured(|| crate::check::run(root, &args)) {
+            return (code, Some((report, rows)));
+        }
+    }
+    (crate::check::run(root, &args), None)
+}
+
+/// The steps whose last check passed (advanced ones only with `advanced`).
+fn passed(st: &State, advanced: bool) -> Vec<&'static str> {
+    suites::REGISTRY
+        .iter()
+        .filter(|e| advanced || e.track == Track::Core)
+        .map(|e| e.id)
+        .filter(|s| st.steps.get(*s).and_then(|e| e.last.as_deref()) == Some("passed"))
+        .collect()
 }
 
 /// The first step after `after` (in the registry's order, wrapping round)

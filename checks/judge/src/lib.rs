@@ -36,6 +36,7 @@ pub mod render;
 pub mod report;
 pub mod rng;
 pub mod sandbox;
+pub mod screen;
 pub mod sections;
 pub mod selftest;
 pub mod session;

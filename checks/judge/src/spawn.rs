@@ -699,8 +699,23 @@ mod tests {
         let mut busy = Command::new("sh");
         busy.args(["-c", "sh -c 'while :; do :; done'"]);
         let (exit, _) = run_tool(&mut busy, Duration::from_secs(1), None).unwrap();
-        assert_eq!(exit, Exit::CaseTimeLimit);
-        assert!(t.elapsed() < Duration::from_secs(3), "{:?}", t.elapsed());
+        // On a loaded machine it may get less than a third of a processor,
+        // and then the wall-clock backstop comes first: allowed only then.
+        let loaded = std::fs::read_to_string("/proc/loadavg")
+            .ok()
+            .and_then(|l| l.split(' ').next()?.parse::<f64>().ok())
+            .is_some_and(|load| {
+                load >= std::thread::available_parallelism().map_or(1, |n| n.get()) as f64
+            });
+        if !(loaded && exit == Exit::OverallTimeLimit) {
+            assert_eq!(exit, Exit::CaseTimeLimit);
+        }
+        let backstop = Duration::from_secs(1) * TOOL_WALL_FACTOR;
+        assert!(
+            t.elapsed() < backstop + Duration::from_millis(500),
+            "{:?}",
+            t.elapsed()
+        );
         // Asleep past the wall-clock backstop: stopped all the same.
         let mut stuck = Command::new("sleep");
         stuck.arg("30");

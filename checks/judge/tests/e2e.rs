@@ -1186,6 +1186,95 @@ fn reset_restores_one_stub_with_a_backup_and_watch_checks_once() {
 }
 
 #[test]
+fn watch_rechecks_what_passed_and_fits_a_long_report_to_the_terminal() {
+    use std::io::Read;
+    use std::os::fd::AsRawFd;
+    let (kit, _serial) = kit();
+    let lib = kit.path().join("student/src/lib.rs");
+    let solved = std::fs::read_to_string(kit.path().join("solutions/src/lib.rs")).unwrap();
+    std::fs::write(&lib, &solved).unwrap();
+    let r = run(kit.path(), "lab.sh", &["check"], BUILD);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    // Step 01 breaks while step 05 is watched on a terminal of 24 rows: it
+    // is checked again and named, and the report is cut to fit, its first
+    // failure first, the closing line and the regression kept.
+    assert!(solved.contains("429 | 502"));
+    std::fs::write(&lib, solved.replacen("429 | 502", "428 | 502", 1)).unwrap();
+    // Step 08's loop asks step 01's function, so it breaks too.
+    let named = |l: &str| l.contains("steps 01, 08 passed before and fail now");
+    let (master, slave) = pty();
+    let size = libc::winsize {
+        ws_row: 24,
+        ws_col: 120,
+        ws_xpixel: 0,
+        ws_ypixel: 0,
+    };
+    // SAFETY: TIOCSWINSZ reads the winsize it is given.
+    assert_eq!(
+        unsafe { libc::ioctl(slave.as_raw_fd(), libc::TIOCSWINSZ, &size) },
+        0
+    );
+    let mut child = Command::new("bash")
+        .args(["lab.sh", "watch", "5", "--max-checks", "1"])
+        .current_dir(kit.path())
+        .env("CARGO_TARGET_DIR", kit_root().join("target/e2e"))
+        .env("LAB_LANG", "en")
+        .env("NO_COLOR", "1")
+        .env_remove("LAB_ROOT")
+        .stdin(Stdio::null())
+        .stdout(Stdio::from(slave.try_clone().unwrap()))
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    drop(slave);
+    let reader = std::thread::spawn(move || {
+        let mut bytes = Vec::new();
+        // Ends with EIO once the last holder of the terminal's other end
+        // has closed it.
+        let _ = std::fs::File::from(master).read_to_end(&mut bytes);
+        String::from_utf8_lossy(&bytes).replace('\r', "")
+    });
+    let status = wait_within(&mut child, BUILD, "watch on a terminal");
+    assert_eq!(status.code(), Some(0));
+    let text = reader.join().unwrap();
+    let screen = text.rsplit("\x1b[2J\x1b[H").next().unwrap_or_default();
+    let lines: Vec<&str> = screen.lines().collect();
+    assert!(lines.len() <= 24, "{} lines:\n{screen}", lines.len());
+    let cut = lines
+        .iter()
+        .position(|l| l.contains("cut to fit the screen"))
+        .unwrap_or_else(|| panic!("no cut line in:\n{screen}"));
+    let first = lines
+        .iter()
+        .position(|l| l.starts_with("---- 01 "))
+        .unwrap_or_else(|| panic!("no first failure in:\n{screen}"));
+    assert!(first < cut, "{screen}");
+    assert!(
+        lines[cut..]
+            .iter()
+            .any(|l| l.contains(" passed, ") && l.contains(" failed")),
+        "{screen}"
+    );
+    assert!(lines[cut..].iter().any(|l| named(l)), "{screen}");
+    // In a pipe too, the steps that still pass are checked with the one
+    // watched (01 and 08 fail now, so they are not among them), and a step
+    // already failing is not a regression.
+    let r = run(
+        kit.path(),
+        "lab.sh",
+        &["watch", "6", "--max-checks", "1"],
+        BUILD,
+    );
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stdout.contains("check 02 03 04 05 06 07 --seed"),
+        "{}",
+        r.stdout
+    );
+    assert!(!r.stdout.contains("passed before"), "{}", r.stdout);
+}
+
+#[test]
 fn the_advanced_track_is_opt_in_and_its_file_never_breaks_the_core() {
     let (kit, _serial) = kit();
     let dir = kit.path();

@@ -1,0 +1,95 @@
+//! What `watch` puts on a terminal: a check's report cut to the screen's
+//! height, its first failure first and its last lines kept, so that the
+//! result and the keys stay in sight.
+
+use std::io::{Read, Seek, Write};
+use std::os::fd::AsRawFd;
+
+/// The rows of the terminal on standard output, if it is one.
+pub fn rows() -> Option<usize> {
+    // SAFETY: TIOCGWINSZ fills the winsize it is given and nothing else.
+    let mut size: libc::winsize = unsafe { std::mem::zeroed() };
+    let ok = unsafe { libc::ioctl(libc::STDOUT_FILENO, libc::TIOCGWINSZ, &mut size) } == 0;
+    (ok && size.ws_row > 0).then_some(usize::from(size.ws_row))
+}
+
+/// Runs `f` with standard output going to an unnamed file of the judge's,
+/// and gives back what it printed. Standard error is left alone, so lines
+/// said while a step runs (a case that hit its limit) appear at once.
+pub fn captured<R>(f: impl FnOnce() -> R) -> std::io::Result<(R, String)> {
+    let mut file = tempfile::tempfile()?;
+    std::io::stdout().flush()?;
+    // SAFETY: plain descriptor calls on descriptors this process owns;
+    // standard output is put back before returning.
+    let saved = unsafe { libc::dup(libc::STDOUT_FILENO) };
+    if saved < 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    unsafe { libc::dup2(file.as_raw_fd(), libc::STDOUT_FILENO) };
+    let result = f();
+    let _ = std::io::stdout().flush();
+    unsafe {
+        libc::dup2(saved, libc::STDOUT_FILENO);
+        libc::close(saved);
+    }
+    let mut text = String::new();
+    file.rewind()?;
+    let mut bytes = Vec::new();
+    file.read_to_end(&mut bytes)?;
+    text.push_str(&String::from_utf8_lossy(&bytes));
+    Ok((result, text))
+}
+
+/// `text` cut to `rows` lines: its first lines, a line `cut` saying how
+/// many were left out (from `cut(count)`), then its last `keep` lines.
+/// Text that fits is returned whole.
+pub fn fit(text: &str, rows: usize, keep: usize, cut: impl Fn(usize) -> String) -> String {
+    let lines: Vec<&str> = text.lines().collect();
+    if lines.len() <= rows {
+        return text.to_string();
+    }
+    let keep = keep.min(lines.len());
+    let head = rows.saturating_sub(keep + 1);
+    let left_out = lines.len() - keep - head;
+    let mut out: Vec<String> = lines[..head].iter().map(|l| l.to_string()).collect();
+    out.push(cut(left_out));
+    out.extend(lines[lines.len() - keep..].iter().map(|l| l.to_string()));
+    out.join("\n") + "\n"
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_long_report_keeps_its_head_and_its_last_lines_within_the_rows() {
+        let text: String = (1..=50).map(|i| format!("line {i}\n")).collect();
+        let fitted = fit(&text, 10, 3, |n| format!("[{n} more]"));
+        let lines: Vec<&str> = fitted.lines().collect();
+        assert_eq!(lines.len(), 10, "{fitted}");
+        assert_eq!(lines[0], "line 1");
+        assert_eq!(lines[5], "line 6");
+        assert_eq!(lines[6], "[41 more]");
+        assert_eq!(&lines[7..], ["line 48", "line 49", "line 50"]);
+    }
+
+    #[test]
+    fn a_report_that_fits_is_left_whole() {
+        let text = "a\nb\nc\n";
+        assert_eq!(fit(text, 3, 1, |_| "cut".into()), text);
+        assert_eq!(fit(text, 2, 1, |n| format!("{n}")), "2\nc\n");
+    }
+
+    #[test]
+    fn what_is_printed_while_captured_is_given_back() {
+        // Through the handle: the test harness captures print! itself.
+        let (value, text) = captured(|| {
+            let mut out = std::io::stdout();
+            writeln!(out, "first").unwrap();
+            write!(out, "second").unwrap();
+            7
+        })
+        .unwrap();
+        assert_eq!((value, text.as_str()), (7, "first\nsecond"));
+    }
+}
