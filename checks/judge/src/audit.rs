@@ -116,6 +116,23 @@ mod tests {
         Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
     }
 
+    #[test]
+    fn the_readme_is_the_learners_page_on_two_screens_and_its_links_hold() {
+        let readme = std::fs::read_to_string(kit().join("README.md")).unwrap();
+        // Two screens of a terminal of 50 rows.
+        let lines = readme.lines().count();
+        assert!(lines <= 100, "README.md has {lines} lines");
+        for command in ["./lab.sh check", "watch", "show", "hint", "status", "reset"] {
+            assert!(readme.contains(command), "{command}");
+        }
+        for link in readme.split("](").skip(1) {
+            let target = link.split(')').next().unwrap();
+            if !target.starts_with("http") {
+                assert!(kit().join(target).is_file(), "a link to {target}");
+            }
+        }
+    }
+
     /// A copy of the kit's fixtures and check scripts.
     fn copy() -> tempfile::TempDir {
         let dir = tempfile::tempdir().unwrap();
