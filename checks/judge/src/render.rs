@@ -303,11 +303,10 @@ pub fn failure(check: &Check, f: &Fault, step: &str, function: &str, limits: &Li
             text
         }
     };
-    let mut out = format!(
-        "{}{}\n",
-        label(&labels[0]),
-        lines(call(check.step, &check.call))
-    );
+    // An input of several lines (step 08's world too) continues under its
+    // first line.
+    let input = call(check.step, &check.call).replace('\n', &under);
+    let mut out = format!("{}{input}\n", label(&labels[0]));
     let (want, got) = (expected(&check.expect), fault(f, step, function, limits));
     // Never the same words twice: the difference is then in what follows.
     let has_timeline = matches!(

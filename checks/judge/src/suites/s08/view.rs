@@ -1,7 +1,7 @@
 //! How step 08 shows its calls to a learner, and how it shrinks a failing one.
 
 use super::super::Expect;
-use crate::catalog::{t, tr};
+use crate::catalog::t;
 use crate::oracle;
 use crate::show::{float, opt_str};
 use lab_wire::{Call, Scenario, F64};
@@ -13,55 +13,82 @@ pub fn show_call(call: &Call) -> String {
     }
 }
 
+/// A response as Rust source.
+fn response_rust(status: u16, retry_after: &Option<String>, body: &str) -> String {
+    let retry_after = match retry_after {
+        Some(v) => format!("Some({v:?}.into())"),
+        None => "None".into(),
+    };
+    format!("Response {{ status: {status}, retry_after: {retry_after}, body: {body:?}.into() }}")
+}
+
+/// The scenario as Rust that builds the same world with closures and calls
+/// `execute` in it: it compiles pasted into a learner's `#[test]`.
 fn scenario_text(s: &Scenario) -> String {
-    let mut out = format!(
-        "execute(.., Options {{ method: {:?}, key: {}, timeout: {}, maximum: {} }}, ..)\n",
+    let list = |xs: &[F64]| xs.iter().map(|x| float(x.0)).collect::<Vec<_>>().join(", ");
+    let mut out = vec![
+        t("scenario.world"),
+        format!("let now = std::cell::Cell::new({});", float(s.start.0)),
+    ];
+    if s.gap.0 != 0.0 {
+        out.push("let mut first_reading = true;".into());
+        out.push(format!(
+            "let mut clock = || {{ let t = now.get(); if std::mem::take(&mut first_reading) {{ now.set(t + {}); }} t }}; {}",
+            float(s.gap.0),
+            t("scenario.gap_note")
+        ));
+    } else {
+        out.push("let mut clock = || now.get();".into());
+    }
+    out.push("let mut replies = vec![".into());
+    for r in &s.replies {
+        out.push(format!(
+            "    ({}, {}),",
+            response_rust(r.status, &r.retry_after, &r.body),
+            float(r.cost.0)
+        ));
+    }
+    out.push("].into_iter();".into());
+    let f = &s.fallback;
+    out.push(format!(
+        "let later = ({}, {}); {}",
+        response_rust(f.status, &f.retry_after, &f.body),
+        float(f.cost.0),
+        t("scenario.later_note")
+    ));
+    out.push("let mut send = |_timeout: f64| {".into());
+    out.push("    let (response, takes) = replies.next().unwrap_or_else(|| later.clone());".into());
+    out.push("    now.set(now.get() + takes);".into());
+    out.push("    response".into());
+    out.push("};".into());
+    if s.oversleep.iter().any(|x| x.0 != 0.0) {
+        out.push(format!(
+            "let mut oversleep = vec![{}].into_iter(); {}",
+            list(&s.oversleep),
+            t("scenario.oversleep_note")
+        ));
+        out.push("let mut sleep = |d: f64| if d != 0.0 {".into());
+        out.push("    let extra = oversleep.next().unwrap_or(0.0);".into());
+        out.push("    if d.is_finite() && d > 0.0 { now.set(now.get() + d + extra) }".into());
+        out.push("};".into());
+    } else {
+        out.push("let mut sleep = |d: f64| if d.is_finite() && d > 0.0 { now.set(now.get() + d) };".into());
+    }
+    out.push(format!(
+        "let mut fractions = vec![{}].into_iter(); {}",
+        list(&s.fractions),
+        t("scenario.fractions_note")
+    ));
+    out.push("let mut random_fraction = || fractions.next().unwrap_or(0.0);".into());
+    out.push(format!(
+        "let options = Options {{ method: {:?}, key: {}, timeout: {}, maximum: {} }};",
         s.method,
         opt_str(&s.key),
         float(s.timeout.0),
         s.maximum
-    );
-    out += &format!(
-        "    {}",
-        tr("scenario.clock", &[("start", &float(s.start.0))])
-    );
-    if s.gap.0 != 0.0 {
-        out += &tr("scenario.gap", &[("gap", &float(s.gap.0))]);
-    }
-    out += "\n";
-    for (i, r) in s.replies.iter().enumerate() {
-        let response = format!(
-            "Response {{ status: {}, retry_after: {}, body: {:?} }}",
-            r.status,
-            opt_str(&r.retry_after),
-            r.body
-        );
-        let args: [(&str, &dyn std::fmt::Display); 3] = [
-            ("n", &(i + 1)),
-            ("response", &response),
-            ("cost", &float(r.cost.0)),
-        ];
-        out += &format!("    {}\n", tr("scenario.send", &args));
-    }
-    out += &format!(
-        "    {}\n",
-        tr("scenario.later", &[("cost", &float(s.fallback.cost.0))])
-    );
-    let list = |xs: &[lab_wire::F64]| xs.iter().map(|x| float(x.0)).collect::<Vec<_>>().join(", ");
-    // Past its list the world's random_fraction() returns 0.0.
-    let fractions = if s.fractions.is_empty() {
-        t("scenario.no_fractions")
-    } else {
-        tr("scenario.fractions", &[("list", &list(&s.fractions))])
-    };
-    out += &format!("    {fractions}");
-    if s.oversleep.iter().any(|x| x.0 != 0.0) {
-        out += &format!(
-            "\n    {}",
-            tr("scenario.oversleep", &[("list", &list(&s.oversleep))])
-        );
-    }
-    out
+    ));
+    out.push("dbg!(execute(&mut send, &mut clock, &mut sleep, options, &mut random_fraction));".into());
+    out.join("\n")
 }
 
 /// Simpler worlds for a failing scenario: fewer replies, no oversleep, no

@@ -51,27 +51,37 @@ impl Observable for Observed {
     }
 }
 
-/// The script as the Rust a learner would write to replay it.
+/// The script as the Rust a learner would write to replay it, which
+/// compiles pasted into a `#[test]` of the learner's (each answer printed
+/// with `dbg!`). A budget `new` must reject is shown as that one call.
 pub fn show_input(input: &Value) -> String {
     let Some(s) = super::super::read::<Script>(input) else {
         return input.to_string();
     };
+    let clock = format!(
+        "let clock = std::sync::Arc::new(ManualClock::new({}));",
+        float(s.start.0)
+    );
+    let budget = s.seconds.0;
+    if budget.is_nan() || budget.is_infinite() || budget < 0.0 {
+        return format!(
+            "{clock}\ndbg!(Deadline::new({}, clock.clone()).is_err());",
+            float(budget)
+        );
+    }
     let mut lines = vec![
+        clock,
         format!(
-            "let clock = Arc::new(ManualClock::new({}));",
-            float(s.start.0)
-        ),
-        format!(
-            "let d = Deadline::new({}, clock.clone())?;",
-            float(s.seconds.0)
+            "let d = Deadline::new({}, clock.clone()).unwrap();",
+            float(budget)
         ),
     ];
     for op in &s.ops {
         lines.push(match op {
             Op::At { t } => format!("clock.set({});", float(t.0)),
-            Op::Remaining => "d.remaining()".into(),
-            Op::TimeoutFor { cap } => format!("d.timeout_for({})", float(cap.0)),
-            Op::Expired => "d.expired()".into(),
+            Op::Remaining => "dbg!(d.remaining());".into(),
+            Op::TimeoutFor { cap } => format!("dbg!(d.timeout_for({}));", float(cap.0)),
+            Op::Expired => "dbg!(d.expired());".into(),
         });
     }
     lines.join("\n")

@@ -151,16 +151,17 @@ fn gate_op_rust(op: &GateOp, acquires: &mut usize) -> String {
         }
         GateOp::Drop { pass } => format!("drop(p{pass});"),
         GateOp::PanicHolding => {
-            "catch_unwind(|| { let _p = gate.try_acquire(); panic!() });".into()
+            "let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| { let _p = gate.try_acquire(); panic!() }));".into()
         }
-        GateOp::InUse => "gate.in_use()".into(),
+        GateOp::InUse => "dbg!(gate.in_use());".into(),
         GateOp::Threads { threads, rounds } => format!(
             "// {threads} threads × {rounds}: take a pass with try_acquire(), hold it briefly, drop it"
         ),
     }
 }
 
-/// The script as Rust a learner could paste into a test.
+/// The script as Rust that compiles pasted into a learner's `#[test]`
+/// (answers printed with `dbg!`).
 pub(super) fn show_input(input: &Value) -> String {
     let Some(script) = crate::suites::read::<Script>(input) else {
         return input.to_string();
@@ -191,7 +192,11 @@ pub(super) fn show_input(input: &Value) -> String {
             format!("to_http(&{given})")
         }
         Script::Gate(s) => {
-            let mut lines = vec![format!("let gate = Gate::new({})?;", s.capacity)];
+            if s.capacity == 0 {
+                // No op runs once new has rejected.
+                return format!("dbg!(Gate::new({}).is_err());", s.capacity);
+            }
+            let mut lines = vec![format!("let gate = Gate::new({}).unwrap();", s.capacity)];
             let mut acquires = 0;
             lines.extend(s.ops.iter().map(|op| gate_op_rust(op, &mut acquires)));
             lines.join("\n")
@@ -225,7 +230,7 @@ pub(super) fn show_input(input: &Value) -> String {
                 lines.push("    ] },".into());
             }
             lines.push("]);".into());
-            lines.push(format!("let inbound = Gate::new({})?;", s.capacity));
+            lines.push(format!("let inbound = Gate::new({}).unwrap();", s.capacity));
             if s.held > 0 {
                 lines.push(format!(
                     "let _held: Vec<_> = (0..{}).map(|_| inbound.try_acquire()).collect();",
