@@ -35,6 +35,39 @@ pub fn shrink(call: &Call) -> Vec<Call> {
     out
 }
 
+/// The clause whose rule decides a call (see `Step::domain`): a listed
+/// method in ASCII case (POST by its key); then a listed method with white
+/// space or control characters around it; then a method with a character
+/// outside ASCII that is not white space; else another method.
+pub fn domain(call: &Call) -> Option<&'static str> {
+    let Call::ReplaySafe { method, key } = call else {
+        return None;
+    };
+    let listed = |m: &str| {
+        ["GET", "HEAD", "PUT", "DELETE", "POST"]
+            .iter()
+            .any(|l| m.eq_ignore_ascii_case(l))
+    };
+    if method.eq_ignore_ascii_case("POST") {
+        let has_key = key.as_deref().is_some_and(|k| !k.trim().is_empty());
+        return Some(if has_key {
+            "post-with-key"
+        } else {
+            "post-without-key"
+        });
+    }
+    if listed(method) {
+        return Some("safe-methods");
+    }
+    if listed(method.trim_matches(|c: char| c.is_whitespace() || c.is_control())) {
+        return Some("whitespace");
+    }
+    if method.chars().any(|c| !c.is_ascii() && !c.is_whitespace()) {
+        return Some("look-alikes");
+    }
+    Some("other-methods")
+}
+
 pub fn expect(call: &Call) -> Option<Expect> {
     match call {
         Call::ReplaySafe { method, key } => {

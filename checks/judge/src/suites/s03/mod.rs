@@ -43,4 +43,4 @@ pub fn build(g: &mut Gen) -> Builder {
     b
 }
 
-core_step!(shrinks);
+core_step!(shrinks, domains);

@@ -33,6 +33,25 @@ pub fn shrink(call: &Call) -> Vec<Call> {
     out
 }
 
+/// The clause whose rule decides a call (see `Step::domain`), by the
+/// difference `deadline - now`: NaN, infinite (either sign), greater than 0,
+/// else zero or negative.
+pub fn domain(call: &Call) -> Option<&'static str> {
+    let Call::Remaining { deadline, now } = call else {
+        return None;
+    };
+    let d = deadline.0 - now.0;
+    Some(if d.is_nan() {
+        "nan"
+    } else if d.is_infinite() {
+        "infinite"
+    } else if d > 0.0 {
+        "positive"
+    } else {
+        "not-positive"
+    })
+}
+
 pub fn expect(call: &Call) -> Option<Expect> {
     match call {
         Call::Remaining { deadline, now } => {

@@ -42,6 +42,26 @@ pub fn shrink(call: &Call) -> Vec<Call> {
     out
 }
 
+/// The clause whose rule decides a call (see `Step::domain`): an attempt
+/// above 30; then a NaN, infinite or negative base or cap; then a base or
+/// cap of -0.0; else the general rule, `min(cap, base * 2^attempt)`.
+pub fn domain(call: &Call) -> Option<&'static str> {
+    let Call::Backoff { attempt, base, cap } = *call else {
+        return None;
+    };
+    let valid = |x: f64| x.is_finite() && x >= 0.0;
+    let negative_zero = |x: f64| x == 0.0 && x.is_sign_negative();
+    Some(if attempt > 30 {
+        "attempt-above-30"
+    } else if !valid(base.0) || !valid(cap.0) {
+        "bad-base-or-cap"
+    } else if negative_zero(base.0) || negative_zero(cap.0) {
+        "negative-zero"
+    } else {
+        "doubles-to-cap"
+    })
+}
+
 pub fn expect(call: &Call) -> Option<Expect> {
     match call {
         Call::Backoff { attempt, base, cap } => {

@@ -8,11 +8,14 @@ use crate::rng::Gen;
 use lab_wire::{Call, F64};
 
 pub fn build(g: &mut Gen) -> Builder {
+    // The general rule before its boundaries, whose rows with a delay
+    // other than 0 also scale it: a mistake in scaling shows first under
+    // the clause that states it.
     let keys = [
         "bad-delay",
         "bad-fraction",
-        "boundaries",
         "scales",
+        "boundaries",
         "random",
     ];
     let mut b = Builder::new("05", &keys);
@@ -47,4 +50,4 @@ pub fn build(g: &mut Gen) -> Builder {
     b
 }
 
-core_step!(shrinks);
+core_step!(shrinks, domains);

@@ -33,6 +33,26 @@ pub fn shrink(call: &Call) -> Vec<Call> {
     out
 }
 
+/// The clause whose rule decides a call (see `Step::domain`): a negative,
+/// NaN or infinite delay; then a fraction outside [0, 1] or NaN; then a
+/// boundary of a valid range (a delay of 0, -0.0 or `f64::MAX`, a fraction
+/// of 0, -0.0 or 1); else the general rule, `delay * fraction`.
+pub fn domain(call: &Call) -> Option<&'static str> {
+    let Call::Jitter { delay, fraction } = *call else {
+        return None;
+    };
+    let (d, f) = (delay.0, fraction.0);
+    Some(if !(d.is_finite() && d >= 0.0) {
+        "bad-delay"
+    } else if !(0.0..=1.0).contains(&f) {
+        "bad-fraction"
+    } else if d == 0.0 || d == f64::MAX || f == 0.0 || f == 1.0 {
+        "boundaries"
+    } else {
+        "scales"
+    })
+}
+
 pub fn expect(call: &Call) -> Option<Expect> {
     match call {
         Call::Jitter { delay, fraction } => {

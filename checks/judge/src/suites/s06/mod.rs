@@ -40,10 +40,13 @@ fn spoil(g: &mut Gen, text: &str) -> String {
 }
 
 pub fn build(g: &mut Gen) -> Builder {
+    // The general rule before the way of writing delay-seconds, whose rows
+    // also take the longer wait: a mistake in taking it shows first under
+    // the clause that states it.
     let keys = [
         "not-delay-seconds",
-        "trims-spaces-tabs",
         "longer-wins",
+        "trims-spaces-tabs",
         "huge",
         "random",
     ];
@@ -86,4 +89,4 @@ pub fn build(g: &mut Gen) -> Builder {
     b
 }
 
-core_step!(shrinks);
+core_step!(shrinks, domains);

@@ -39,6 +39,31 @@ pub fn shrink(call: &Call) -> Vec<Call> {
     out
 }
 
+/// The clause whose rule decides a call (see `Step::domain`): a Retry-After
+/// that is not delay-seconds (or none); then delay-seconds of at least 2^53;
+/// then delay-seconds written with spaces or tabs around it or with leading
+/// zeros; else the general rule, the longer of `local` and the plain
+/// delay-seconds.
+pub fn domain(call: &Call) -> Option<&'static str> {
+    let Call::WaitDelay { retry_after, .. } = call else {
+        return None;
+    };
+    let Some(text) = retry_after.as_deref() else {
+        return Some("not-delay-seconds");
+    };
+    let Some(server) = oracle::delay_seconds(text) else {
+        return Some("not-delay-seconds");
+    };
+    let digits = text.trim_matches([' ', '\t']);
+    Some(if server >= oracle::EXACT_LIMIT {
+        "huge"
+    } else if digits != text || (digits.len() > 1 && digits.starts_with('0')) {
+        "trims-spaces-tabs"
+    } else {
+        "longer-wins"
+    })
+}
+
 pub fn expect(call: &Call) -> Option<Expect> {
     match call {
         Call::WaitDelay { local, retry_after } => {

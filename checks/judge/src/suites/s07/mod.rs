@@ -53,4 +53,4 @@ pub fn build(g: &mut Gen) -> Builder {
     b
 }
 
-core_step!(shrinks);
+core_step!(shrinks, domains);

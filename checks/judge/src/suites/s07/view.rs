@@ -52,6 +52,44 @@ pub fn shrink(call: &Call) -> Vec<Call> {
     out
 }
 
+/// The smallest step of the kit's time grid: a budget at most this far
+/// above the wait lies on the budget's boundary.
+const STEP: f64 = 1.0 / 64.0;
+
+/// The clause whose rule decides a call (see `Step::domain`): a NaN wait or
+/// budget (false whatever else holds); then a spent attempt count; then a
+/// negative wait; then a budget not above the wait; then a wait of 0 or
+/// -0.0; then a budget on the boundary (at most one 1/64 step above the
+/// wait) or an infinite budget or wait; else the attempt count decides (a
+/// wait above 0 and a budget well above it).
+pub fn domain(call: &Call) -> Option<&'static str> {
+    let Call::CanAttempt {
+        attempts,
+        maximum,
+        wait,
+        budget,
+    } = *call
+    else {
+        return None;
+    };
+    let (w, b) = (wait.0, budget.0);
+    Some(if w.is_nan() || b.is_nan() {
+        "nan"
+    } else if attempts >= maximum {
+        "attempt-limit"
+    } else if w < 0.0 {
+        "negative-wait"
+    } else if b <= w {
+        "budget-exceeds-wait"
+    } else if w == 0.0 {
+        "negative-wait"
+    } else if b - w <= STEP || b.is_infinite() || w.is_infinite() {
+        "budget-exceeds-wait"
+    } else {
+        "attempt-limit"
+    })
+}
+
 pub fn expect(call: &Call) -> Option<Expect> {
     match call {
         Call::CanAttempt {
