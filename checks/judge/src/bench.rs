@@ -16,6 +16,8 @@ pub struct BenchArgs {
     pub runs: usize,
     /// Target directory for the copy (default: target/bench).
     pub target: Option<PathBuf>,
+    /// A git commit whose kit is measured beside this one, run for run.
+    pub baseline: Option<String>,
 }
 
 const LIMIT: Duration = Duration::from_secs(900);
@@ -73,37 +75,114 @@ pub fn median(mut xs: Vec<f64>) -> f64 {
     }
 }
 
-fn after_touch(
-    dir: &Path,
-    target: &Path,
-    runs: usize,
-    program: &str,
-    args: &[&str],
-) -> Result<f64, String> {
-    after_touching(dir, target, runs, &["lib.rs"], program, args)
+/// One kit under measurement: a private copy with a correct crate in
+/// student/, its own target folder and its own `lab.sh`.
+struct Kit {
+    dir: PathBuf,
+    target: PathBuf,
+    lab: String,
 }
 
-/// The median time of a command run after touching these files of
-/// `student/src/`.
-fn after_touching(
-    dir: &Path,
-    target: &Path,
-    runs: usize,
-    files: &[&str],
-    program: &str,
-    args: &[&str],
-) -> Result<f64, String> {
-    let mut xs = Vec::new();
-    for _ in 0..runs {
-        for file in files {
-            touch(&dir.join("student/src").join(file))?;
-        }
-        xs.push(timed(dir, target, program, args)?);
+impl Kit {
+    /// Copies the kit at `source` to `dir` as a fresh clone would hold it,
+    /// with the reference answers as the learner's crate.
+    fn copy(source: &Path, dir: &Path, target: PathBuf) -> Result<Kit, String> {
+        crate::files::copy_tree(source, dir, &not_in_a_clone).map_err(|e| e.to_string())?;
+        std::fs::copy(
+            dir.join("solutions/src/lib.rs"),
+            dir.join("student/src/lib.rs"),
+        )
+        .map_err(|e| e.to_string())?;
+        Ok(Kit {
+            dir: dir.to_path_buf(),
+            target,
+            lab: dir.join("lab.sh").display().to_string(),
+        })
     }
-    Ok(median(xs))
+
+    fn lab(&self, args: &[&str]) -> Result<f64, String> {
+        let mut all = vec![self.lab.as_str()];
+        all.extend(args);
+        timed(&self.dir, &self.target, "bash", &all)
+    }
+
+    /// A command run after touching these files of `student/src/`.
+    fn after_touching(&self, files: &[&str], program: &str, args: &[&str]) -> Result<f64, String> {
+        for file in files {
+            touch(&self.dir.join("student/src").join(file))?;
+        }
+        if program == "lab" {
+            self.lab(args)
+        } else {
+            timed(&self.dir, &self.target, program, args)
+        }
+    }
 }
 
-fn peak_kib(dir: &Path, target: &Path) -> Result<u64, String> {
+/// The median of `runs` measurements per kit, the kits taking turns run
+/// by run, so that a machine that gets busier or quieter meanwhile weighs
+/// on every kit alike.
+fn side_by_side(
+    kits: &[Kit],
+    runs: usize,
+    one: impl Fn(&Kit) -> Result<f64, String>,
+) -> Result<Vec<f64>, String> {
+    let mut xs = vec![Vec::new(); kits.len()];
+    for _ in 0..runs {
+        for (i, kit) in kits.iter().enumerate() {
+            xs[i].push(one(kit)?);
+        }
+    }
+    Ok(xs.into_iter().map(median).collect())
+}
+
+/// The kit at git commit `rev` of the repository at `root`, unpacked (with
+/// `git archive`) under `under`.
+fn checkout(root: &Path, rev: &str, under: &Path) -> Result<PathBuf, String> {
+    let commit = Command::new("git")
+        .args(["rev-parse", "--verify", "--quiet", &format!("{rev}^{{commit}}")])
+        .current_dir(root)
+        .output()
+        .map_err(|e| format!("git: {e}"))?;
+    let commit = String::from_utf8_lossy(&commit.stdout).trim().to_string();
+    if commit.is_empty() {
+        return Err(format!("--baseline {rev}: no such commit in this repository"));
+    }
+    let dir = under.join(&commit);
+    if !dir.join("lab.sh").is_file() {
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+        let archive = Command::new("git")
+            .args(["archive", "--format=tar", &commit])
+            .current_dir(root)
+            .output()
+            .map_err(|e| format!("git archive: {e}"))?;
+        if !archive.status.success() {
+            return Err(format!("git archive {commit} failed"));
+        }
+        let mut tar = Command::new("tar")
+            .args(["-x", "-C"])
+            .arg(&dir)
+            .stdin(std::process::Stdio::piped())
+            .spawn()
+            .map_err(|e| format!("tar: {e}"))?;
+        use std::io::Write;
+        tar.stdin
+            .take()
+            .ok_or("tar has no input")?
+            .write_all(&archive.stdout)
+            .map_err(|e| format!("tar: {e}"))?;
+        if !tar.wait().map_err(|e| e.to_string())?.success() {
+            return Err(format!("unpacking {commit} failed"));
+        }
+    }
+    Ok(dir)
+}
+
+/// The judge's peak memory during a check of all steps; `None` for a kit
+/// whose judge does not report it.
+fn peak_kib(kit: &Kit) -> Result<Option<u64>, String> {
+    let (dir, target) = (&kit.dir, &kit.target);
     let file = tempfile::NamedTempFile::new().map_err(|e| e.to_string())?;
     let judge = target.join("debug/lab-judge");
     let mut cmd = Command::new(judge);
@@ -114,41 +193,72 @@ fn peak_kib(dir: &Path, target: &Path) -> Result<u64, String> {
     cmd.env("LAB_PEAK_FILE", file.path());
     spawn::run_tool(&mut cmd, LIMIT, None).map_err(|e| e.to_string())?;
     let text = std::fs::read_to_string(file.path()).map_err(|e| e.to_string())?;
-    text.trim()
-        .parse()
-        .map_err(|_| format!("no peak memory reported: {text:?}"))
+    Ok(text.trim().parse().ok())
 }
 
-fn measure(root: &Path, args: &BenchArgs) -> Result<Vec<(String, String, String, bool)>, String> {
+/// One figure: its name, its value per kit (this kit last), the ratio
+/// and target note of this kit, and whether this kit meets the target.
+struct Figure {
+    name: String,
+    values: Vec<String>,
+    numbers: Vec<f64>,
+    note: String,
+    met: bool,
+}
+
+fn figure(name: impl Into<String>, values: &[f64], unit: &str) -> Figure {
+    let text = |x: f64| {
+        if x.is_nan() {
+            "-".to_string()
+        } else if unit == "s" {
+            format!("{x:.2} s")
+        } else {
+            format!("{x:.1} {unit}")
+        }
+    };
+    Figure {
+        name: name.into(),
+        values: values.iter().map(|x| text(*x)).collect(),
+        numbers: values.to_vec(),
+        note: String::new(),
+        met: true,
+    }
+}
+
+fn measure(root: &Path, args: &BenchArgs) -> Result<Vec<Figure>, String> {
     let runs = if args.quick { 1 } else { args.runs.max(5) };
     let work = tempfile::tempdir().map_err(|e| e.to_string())?;
-    let kit = work.path().join("kit");
-    crate::files::copy_tree(root, &kit, &not_in_a_clone).map_err(|e| e.to_string())?;
-    std::fs::copy(
-        kit.join("solutions/src/lib.rs"),
-        kit.join("student/src/lib.rs"),
-    )
-    .map_err(|e| e.to_string())?;
     let target = args
         .target
         .clone()
         .unwrap_or_else(|| crate::build::target_dir(root).join("bench"));
-    let lab = kit.join("lab.sh").display().to_string();
+    let mut kits = Vec::new();
+    if let Some(rev) = &args.baseline {
+        let under = crate::build::target_dir(root).join("bench-baseline");
+        let source = checkout(root, rev, &under.join("src"))?;
+        let name = source.file_name().map(|n| n.to_owned()).unwrap_or_default();
+        kits.push(Kit::copy(
+            &source,
+            &work.path().join("baseline"),
+            under.join("target").join(name),
+        )?);
+    }
+    kits.push(Kit::copy(root, &work.path().join("kit"), target)?);
+    let last = kits.len() - 1;
     // Warm-up: build everything once; not measured.
-    timed(&kit, &target, "bash", &[&lab, "check"])?;
-    let a = after_touch(&kit, &target, runs, "bash", &[&lab, "check", "03"])?;
-    let b = after_touch(&kit, &target, runs, "bash", &[&lab, "check"])?;
-    let c = after_touch(
-        &kit,
-        &target,
-        runs,
-        "cargo",
-        &["build", "--quiet", "-p", "lab-runner"],
-    )?;
+    for kit in &kits {
+        kit.lab(&["check"])?;
+    }
+    let lib = ["lib.rs"];
+    let a = side_by_side(&kits, runs, |k| k.after_touching(&lib, "lab", &["check", "03"]))?;
+    let b = side_by_side(&kits, runs, |k| k.after_touching(&lib, "lab", &["check"]))?;
+    let c = side_by_side(&kits, runs, |k| {
+        k.after_touching(&lib, "cargo", &["build", "--quiet", "-p", "lab-runner"])
+    })?;
 
     let class = work.path().join("class");
     let count = if args.quick { 4 } else { 20 };
-    let text = |p: &str| std::fs::read_to_string(kit.join(p)).map_err(|e| format!("{p}: {e}"));
+    let text = |p: &str| std::fs::read_to_string(root.join(p)).map_err(|e| format!("{p}: {e}"));
     let solution = text("solutions/src/lib.rs")?;
     let part = "fixtures/mutants/06-sum-not-max.rs";
     let mutant = crate::sections::splice_items(&solution, &text(part)?)
@@ -161,195 +271,172 @@ fn measure(root: &Path, args: &BenchArgs) -> Result<Vec<(String, String, String,
         std::fs::write(dir.join("lib.rs"), source).map_err(|e| e.to_string())?;
         subs.push(class.join(format!("s{i:02}")).display().to_string());
     }
-    let out = work.path().join("grades").display().to_string();
-    let mut grade: Vec<&str> = vec![&lab, "grade", "--jobs", "2", "--seed", "1", "--out", &out];
-    grade.extend(subs.iter().map(String::as_str));
-    timed(&kit, &target, "bash", &grade)?; // warm the two grading slots
-    let d_secs = median(
-        (0..runs.min(3))
-            .map(|_| timed(&kit, &target, "bash", &grade))
-            .collect::<Result<Vec<_>, _>>()?,
-    );
-    let d = count as f64 * 60.0 / d_secs;
+    let grade_args = |k: &Kit, off: bool| -> Vec<String> {
+        let out = k.dir.join("grades").display().to_string();
+        let mut all: Vec<String> = ["grade", "--jobs", "2", "--seed", "1", "--out", &out]
+            .map(String::from)
+            .to_vec();
+        all.extend(subs.iter().cloned());
+        if off {
+            all.push("--unsandboxed".into());
+        }
+        all
+    };
+    let grade = |k: &Kit, off: bool| {
+        let all = grade_args(k, off);
+        k.lab(&all.iter().map(String::as_str).collect::<Vec<_>>())
+    };
+    for kit in &kits {
+        grade(kit, false)?; // warm the two grading slots
+    }
+    let d_secs = side_by_side(&kits, runs.min(3), |k| grade(k, false))?;
+    let per_min = |secs: &[f64]| secs.iter().map(|s| count as f64 * 60.0 / s).collect::<Vec<_>>();
     // The same three without the jail: what confinement costs.
-    let a_off = after_touch(
-        &kit,
-        &target,
-        runs,
-        "bash",
-        &[&lab, "check", "03", "--unsandboxed"],
-    )?;
-    let b_off = after_touch(
-        &kit,
-        &target,
-        runs,
-        "bash",
-        &[&lab, "check", "--unsandboxed"],
-    )?;
-    let mut grade_off = grade.clone();
-    grade_off.push("--unsandboxed");
-    let d_off_secs = median(
-        (0..runs.min(3))
-            .map(|_| timed(&kit, &target, "bash", &grade_off))
-            .collect::<Result<Vec<_>, _>>()?,
-    );
+    let a_off = side_by_side(&kits, runs, |k| {
+        k.after_touching(&lib, "lab", &["check", "03", "--unsandboxed"])
+    })?;
+    let b_off = side_by_side(&kits, runs, |k| {
+        k.after_touching(&lib, "lab", &["check", "--unsandboxed"])
+    })?;
+    let d_off_secs = side_by_side(&kits, runs.min(3), |k| grade(k, true))?;
 
     let e = if args.quick {
         None
     } else {
-        let fresh = work.path().join("fresh");
-        crate::files::copy_tree(root, &fresh, &not_in_a_clone).map_err(|e| e.to_string())?;
-        let cold_target = work.path().join("cold-target");
-        Some(timed(
-            &fresh,
-            &cold_target,
-            "bash",
-            &[&fresh.join("lab.sh").display().to_string(), "check", "01"],
-        )?)
+        let sources: Vec<PathBuf> = kits
+            .iter()
+            .map(|k| k.dir.clone())
+            .collect();
+        let mut seconds = Vec::new();
+        for (i, source) in sources.iter().enumerate() {
+            let fresh = work.path().join(format!("fresh-{i}"));
+            crate::files::copy_tree(source, &fresh, &not_in_a_clone).map_err(|e| e.to_string())?;
+            // The learner's stubs, as in a fresh clone.
+            std::fs::copy(
+                fresh.join("fixtures/pristine/lib.rs"),
+                fresh.join("student/src/lib.rs"),
+            )
+            .map_err(|e| e.to_string())?;
+            let cold_target = work.path().join(format!("cold-target-{i}"));
+            seconds.push(timed(
+                &fresh,
+                &cold_target,
+                "bash",
+                &[&fresh.join("lab.sh").display().to_string(), "check", "01"],
+            )?);
+        }
+        Some(seconds)
     };
-    let f = peak_kib(&kit, &target)?;
+    let f: Vec<f64> = kits
+        .iter()
+        .map(|k| peak_kib(k).map(|p| p.map_or(f64::NAN, |p| p as f64 / 1024.0)))
+        .collect::<Result<_, _>>()?;
 
     // The advanced track, measured last so (a)–(f) see a core-only kit.
-    std::fs::copy(
-        kit.join("solutions/advanced.rs"),
-        kit.join("student/src/advanced.rs"),
-    )
-    .map_err(|e| e.to_string())?;
-    timed(&kit, &target, "bash", &[&lab, "check"])?;
+    for kit in &kits {
+        std::fs::copy(
+            kit.dir.join("solutions/advanced.rs"),
+            kit.dir.join("student/src/advanced.rs"),
+        )
+        .map_err(|e| e.to_string())?;
+        kit.lab(&["check"])?;
+    }
     let advanced = ["advanced.rs"];
     let both = ["lib.rs", "advanced.rs"];
-    let g = after_touching(
-        &kit,
-        &target,
-        runs,
-        &advanced,
-        "bash",
-        &[&lab, "check", "10"],
-    )?;
-    let g_floor = after_touching(
-        &kit,
-        &target,
-        runs,
-        &advanced,
-        "cargo",
-        &["build", "--quiet", "-p", "lab-runner-advanced"],
-    )?;
-    let h = after_touching(&kit, &target, runs, &both, "bash", &[&lab, "check"])?;
-    let h_floor = after_touching(
-        &kit,
-        &target,
-        runs,
-        &both,
-        "cargo",
-        &[
-            "build",
-            "--quiet",
-            "-p",
-            "lab-runner",
-            "-p",
-            "lab-runner-advanced",
-        ],
-    )?;
+    let g = side_by_side(&kits, runs, |k| k.after_touching(&advanced, "lab", &["check", "10"]))?;
+    let g_floor = side_by_side(&kits, runs, |k| {
+        k.after_touching(&advanced, "cargo", &["build", "--quiet", "-p", "lab-runner-advanced"])
+    })?;
+    let h = side_by_side(&kits, runs, |k| k.after_touching(&both, "lab", &["check"]))?;
+    let h_floor = side_by_side(&kits, runs, |k| {
+        k.after_touching(
+            &both,
+            "cargo",
+            &["build", "--quiet", "-p", "lab-runner", "-p", "lab-runner-advanced"],
+        )
+    })?;
 
-    let s = |x: f64| format!("{x:.2} s");
-    let mut rows = vec![
-        (
-            "(a) check 03 after a touch".into(),
-            s(a),
-            format!("{:.2} × (c), target ≤ 1.3 ×", a / c),
-            a / c <= 1.3,
-        ),
-        (
-            "(b) check all after a touch".into(),
-            s(b),
-            format!("{:.2} × (c), target ≤ 1.5 ×", b / c),
-            b / c <= 1.5,
-        ),
-        (
-            "(c) floor: rebuild crate + runner".into(),
-            s(c),
-            "-".into(),
-            true,
-        ),
-        (
-            format!("(d) grading {count} with --jobs 2"),
-            format!("{d:.0} per min"),
-            format!("{d_secs:.1} s; target ≥ 300/min"),
-            d >= 300.0,
-        ),
-        (
-            "(a′) check 03, --unsandboxed".into(),
-            s(a_off),
-            format!(
-                "{:.2} × (c); jailed / unjailed {:.2} ×",
-                a_off / c,
-                a / a_off
-            ),
-            true,
-        ),
-        (
-            "(b′) check all, --unsandboxed".into(),
-            s(b_off),
-            format!(
-                "{:.2} × (c); jailed / unjailed {:.2} ×",
-                b_off / c,
-                b / b_off
-            ),
-            true,
-        ),
-        (
-            format!("(d′) grading {count}, --unsandboxed"),
-            format!("{:.0} per min", count as f64 * 60.0 / d_off_secs),
-            format!(
-                "{d_off_secs:.1} s; jailed / unjailed {:.2} ×",
-                d_secs / d_off_secs
-            ),
-            true,
-        ),
-    ];
+    let (a1, b1, c1) = (a[last], b[last], c[last]);
+    let mut rows = Vec::new();
+    let mut row = |mut fig: Figure, note: String, met: bool| {
+        fig.note = note;
+        fig.met = met;
+        rows.push(fig);
+    };
+    row(
+        figure("(a) check 03 after a touch", &a, "s"),
+        format!("{:.2} × (c), target ≤ 1.3 ×", a1 / c1),
+        a1 / c1 <= 1.3,
+    );
+    row(
+        figure("(b) check all after a touch", &b, "s"),
+        format!("{:.2} × (c), target ≤ 1.5 ×", b1 / c1),
+        b1 / c1 <= 1.5,
+    );
+    row(figure("(c) floor: rebuild crate + runner", &c, "s"), "-".into(), true);
+    let d = per_min(&d_secs);
+    row(
+        figure(format!("(d) grading {count} with --jobs 2"), &d, "/min"),
+        format!("{:.1} s; target ≥ 300/min", d_secs[last]),
+        d[last] >= 300.0,
+    );
+    row(
+        figure("(a′) check 03, --unsandboxed", &a_off, "s"),
+        format!("jailed / unjailed {:.2} ×", a1 / a_off[last]),
+        true,
+    );
+    row(
+        figure("(b′) check all, --unsandboxed", &b_off, "s"),
+        format!("jailed / unjailed {:.2} ×", b1 / b_off[last]),
+        true,
+    );
+    row(
+        figure(format!("(d′) grading {count}, --unsandboxed"), &per_min(&d_off_secs), "/min"),
+        format!("jailed / unjailed {:.2} ×", d_secs[last] / d_off_secs[last]),
+        true,
+    );
     match e {
-        Some(e) => rows.push((
-            "(e) cold start to first verdict".into(),
-            s(e),
+        Some(e) => row(
+            figure("(e) cold start to first verdict", &e, "s"),
             "target ≤ 90 s".into(),
-            e <= 90.0,
-        )),
-        None => rows.push((
-            "(e) cold start to first verdict".into(),
+            e[last] <= 90.0,
+        ),
+        None => row(
+            figure("(e) cold start to first verdict", &vec![f64::NAN; kits.len()], "s"),
             "skipped (--quick)".into(),
-            "target ≤ 90 s".into(),
             true,
-        )),
+        ),
     }
-    rows.push((
-        "(f) judge peak memory".into(),
-        format!("{:.1} MiB", f as f64 / 1024.0),
+    row(
+        figure("(f) judge peak memory", &f, "MiB"),
         "target ≤ 64 MiB".into(),
-        f <= 64 * 1024,
-    ));
-    rows.push((
-        "(g) check 10 after touching advanced.rs".into(),
-        s(g),
+        f[last].is_nan() || f[last] <= 64.0,
+    );
+    row(
+        figure("(g) check 10 after touching advanced.rs", &g, "s"),
         format!(
             "{:.2} × its floor ({:.2} s), target ≤ 1.3 ×",
-            g / g_floor,
-            g_floor
+            g[last] / g_floor[last],
+            g_floor[last]
         ),
-        g / g_floor <= 1.3,
-    ));
-    rows.push((
-        format!(
-            "(h) check all {} after touching both",
-            crate::suites::REGISTRY.len()
+        g[last] / g_floor[last] <= 1.3,
+    );
+    row(
+        figure(
+            format!(
+                "(h) check all {} after touching both",
+                crate::suites::REGISTRY.len()
+            ),
+            &h,
+            "s",
         ),
-        s(h),
         format!(
             "{:.2} × its floor ({:.2} s), target ≤ 2 ×",
-            h / h_floor,
-            h_floor
+            h[last] / h_floor[last],
+            h_floor[last]
         ),
-        h / h_floor <= 2.0,
-    ));
+        h[last] / h_floor[last] <= 2.0,
+    );
     Ok(rows)
 }
 
@@ -359,15 +446,15 @@ pub fn run(root: &Path, args: &BenchArgs) -> u8 {
         "bench: medians of {runs} run(s) on a private copy of the kit (this machine: {} cores)",
         num_cores()
     );
+    if let Some(rev) = &args.baseline {
+        println!(
+            "bench: the kit at {rev} is measured beside this one, the two taking turns run by run; \
+             on a shared machine repeat a comparison before believing it"
+        );
+    }
     match measure(root, args) {
         Ok(rows) => {
-            println!("{:<38} {:>14}  ratio / target", "figure", "value");
-            for (name, value, note, met) in &rows {
-                println!(
-                    "{name:<38} {value:>14}  {note}{}",
-                    if *met { "" } else { "  NOT MET" }
-                );
-            }
+            print!("{}", table(&rows, args.baseline.as_deref()));
             status::PASSED
         }
         Err(e) => {
@@ -377,6 +464,48 @@ pub fn run(root: &Path, args: &BenchArgs) -> u8 {
     }
 }
 
+/// The figures as a table: with a baseline, its column, this kit's and
+/// their ratio (this kit / baseline; for a rate, above 1 is better).
+fn table(rows: &[Figure], baseline: Option<&str>) -> String {
+    let mut out = String::new();
+    match baseline {
+        None => {
+            out += &format!("{:<40} {:>14}  ratio / target\n", "figure", "value");
+            for r in rows {
+                out += &format!(
+                    "{:<40} {:>14}  {}{}\n",
+                    r.name,
+                    r.values[0],
+                    r.note,
+                    if r.met { "" } else { "  NOT MET" }
+                );
+            }
+        }
+        Some(rev) => {
+            out += &format!(
+                "{:<40} {:>14} {:>14} {:>8}\n",
+                "figure",
+                format!("at {rev}"),
+                "now",
+                "now/then"
+            );
+            for r in rows {
+                let ratio = r.numbers[1] / r.numbers[0];
+                let ratio = if ratio.is_finite() {
+                    format!("{ratio:.2} ×")
+                } else {
+                    "-".into()
+                };
+                out += &format!(
+                    "{:<40} {:>14} {:>14} {:>8}\n",
+                    r.name, r.values[0], r.values[1], ratio
+                );
+            }
+        }
+    }
+    out
+}
+
 fn num_cores() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
@@ -384,6 +513,30 @@ fn num_cores() -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_baseline_table_has_both_columns_and_their_ratio() {
+        let mut a = figure("(a) x", &[0.5, 0.25], "s");
+        a.note = "note".into();
+        let rate = figure("(d) y", &[200.0, 400.0], "/min");
+        let text = table(&[a, rate], Some("144b944"));
+        let lines: Vec<&str> = text.lines().collect();
+        assert!(lines[0].contains("at 144b944") && lines[0].contains("now"), "{text}");
+        assert!(lines[1].contains("0.50 s") && lines[1].contains("0.25 s"), "{text}");
+        assert!(lines[1].ends_with("0.50 ×"), "{text}");
+        assert!(lines[2].contains("200.0 /min") && lines[2].ends_with("2.00 ×"), "{text}");
+        // Alone: one value and its note.
+        let alone = table(&[figure("(c) z", &[0.3], "s")], None);
+        assert!(alone.lines().nth(1).unwrap().contains("0.30 s  "), "{alone}");
+    }
+
+    #[test]
+    fn a_baseline_that_is_no_commit_is_named() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+        let e = checkout(&root, "no-such-rev-anywhere", dir.path()).unwrap_err();
+        assert!(e.contains("no-such-rev-anywhere"), "{e}");
+    }
 
     #[test]
     fn medians_of_odd_and_even_counts() {

@@ -236,6 +236,11 @@ const COMMANDS: &[Spec] = &[
                     w.name("cli.value.dir"),
                     w.text("cli.opt.target_dir"),
                 ),
+                option(
+                    "baseline",
+                    w.name("cli.value.rev"),
+                    w.text("cli.opt.baseline"),
+                ),
             ]
         },
         read: |m| {
@@ -243,6 +248,7 @@ const COMMANDS: &[Spec] = &[
                 quick: m.get_flag("quick"),
                 runs: m.get_one::<u64>("runs").map_or(5, |&n| n as usize),
                 target: m.get_one::<PathBuf>("target-dir").cloned(),
+                baseline: m.get_one::<String>("baseline").cloned(),
             }))
         },
     },
@@ -1043,9 +1049,13 @@ mod tests {
             panic!()
         };
         assert_eq!(
-            (b.quick, b.runs, b.target),
-            (true, 5, Some(PathBuf::from("t")))
+            (b.quick, b.runs, b.target, b.baseline),
+            (true, 5, Some(PathBuf::from("t")), None)
         );
+        let Command::Bench(b) = command("bench --baseline 144b944") else {
+            panic!()
+        };
+        assert_eq!(b.baseline.as_deref(), Some("144b944"));
         let Command::Watch { check, max_checks } = command("watch 3 --max-checks 2 --seed 5")
         else {
             panic!()
