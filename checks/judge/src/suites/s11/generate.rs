@@ -34,6 +34,9 @@ const UNSAFE: [&str; 20] = [
     "DELETE\t",
     "poſt",
 ];
+/// Methods plainly not `GET`: no near misses (case, spaces) and none of the
+/// replay-safe ones, which `admit-method-and-status` owns.
+const PLAIN_UNSAFE: [&str; 2] = ["POST", "PATCH"];
 /// NaN and the infinities: invalid as any time, `left` included.
 const NON_FINITE: [f64; 3] = [f64::NAN, f64::INFINITY, f64::NEG_INFINITY];
 /// Invalid as a minimum gap or a reserve: not finite, or not above zero.
@@ -83,6 +86,17 @@ fn final_status(g: &mut Gen) -> u16 {
             g.below(65536) as u16
         };
         if !RETRYABLE.contains(&s) {
+            return s;
+        }
+    }
+}
+
+/// A final status that is no near miss of 429 or 503 (502 and 504 belong to
+/// `admit-method-and-status`).
+fn plain_final_status(g: &mut Gen) -> u16 {
+    loop {
+        let s = final_status(g);
+        if s != 502 && s != 504 {
             return s;
         }
     }
@@ -168,19 +182,26 @@ pub(super) fn generated_admit(b: &mut Builder, g: &mut Gen) {
         }
         gen_admit(b, "admit-invalid-input", c);
 
-        // The wait is max(delay, gap); the budget is generous.
+        // The wait is max(delay, gap); the budget is generous (never
+        // exactly enough: equality is admit-reserve's), and at least one
+        // send is counted (0 is admit-invalid-input's boundary).
         let mut c = retrying_call(g);
+        c.attempts = c.attempts.max(1);
         if g.chance(1, 2) {
             let d = g.int(0, 6) as u32;
             c.retry_after = Parsed::Ok { delay: d };
-            // Often on either side of the gap, sometimes equal to it.
+            // Often on either side of the gap, sometimes equal to it (a
+            // gap is never 0: that is admit-invalid-input's).
             c.min_gap = F64(match g.below(3) {
-                0 => f64::from(d),
+                0 => f64::from(d).max(0.015625),
                 1 => f64::from(d) + g.sixty_fourths(1, 64 * 2),
                 _ => (f64::from(d) - g.sixty_fourths(1, 64 * 2)).max(0.015625),
             });
             let wait = f64::from(d).max(c.min_gap.0);
             c.left = F64(wait + c.reserve.0 + g.sixty_fourths(1, 64 * 4));
+        } else if let Parsed::Ok { delay } = c.retry_after {
+            let wait = f64::from(delay).max(c.min_gap.0);
+            c.left = F64(wait + c.reserve.0 + g.sixty_fourths(1, 64 * 8));
         }
         gen_admit(b, "admit-wait", c);
 
@@ -201,23 +222,27 @@ pub(super) fn generated_admit(b: &mut Builder, g: &mut Gen) {
         });
         gen_admit(b, "admit-reserve", c);
 
-        // At least two refusals at once.
+        // At least two refusals at once, each in its plain form: a method
+        // plainly not GET, a status no near miss of 429 or 503, and a
+        // malformed (not missing) Retry-After.
         let mut c = retrying_call(g);
         let mut set = 0u8;
         while set.count_ones() < 2 {
             set = g.below(32) as u8;
         }
         if set & 1 != 0 {
-            c.status = final_status(g);
+            c.status = plain_final_status(g);
         }
         if set & 2 != 0 {
-            c.method = g.pick(&UNSAFE).to_string();
+            c.method = g.pick(&PLAIN_UNSAFE).to_string();
         }
         if set & 4 != 0 {
             c.attempts = c.limit;
         }
         if set & 8 != 0 {
-            c.retry_after = unusable(g);
+            c.retry_after = Parsed::Err {
+                error: parse_error(g),
+            };
         }
         if set & 16 != 0 {
             let d = match c.retry_after {
@@ -467,6 +492,9 @@ pub(super) fn generated_execute(b: &mut Builder, g: &mut Gen) {
                 // (sends).
                 let mut p = Plan::new(g, (64, 64), 3);
                 p.reserve = g.sixty_fourths(1, 64 * 2);
+                // The answer arrives at once: never with less than the
+                // reserve left (late-success owns that).
+                p.fallback_cost = 0.0;
                 p.budget = p.reserve
                     - if g.chance(1, 3) {
                         -0.015625
@@ -485,6 +513,7 @@ pub(super) fn generated_execute(b: &mut Builder, g: &mut Gen) {
                 let to_deadline = p.budget - cost - p.min_gap;
                 p.overrun
                     .push((to_deadline - p.reserve + g.sixty_fourths(-2, 64)).max(0.0));
+                p.fallback_cost = 0.0;
                 p
             }
             _ => {
@@ -498,17 +527,15 @@ pub(super) fn generated_execute(b: &mut Builder, g: &mut Gen) {
         };
         add_planned(b, g, "checks-before-send", p);
 
-        // exact-timeouts: several retries with small overruns.
-        let mut p = Plan::new(g, (64 * 10, 64 * 20), 5);
-        for _ in 0..g.int(1, 3) {
-            let cost = g.sixty_fourths(1, 64);
-            p = p.retry(g, cost);
-            p.overrun.push(if g.chance(1, 2) {
-                g.sixty_fourths(1, 16)
-            } else {
-                0.0
-            });
-        }
+        // exact-timeouts: the first send, from any start, answered well
+        // inside the budget (a retry would be close-before-wait's too, an
+        // overrun clock-after-wait's, an answer inside the reserve
+        // late-success's).
+        let limit = g.int(1, 5) as u32;
+        let mut p = Plan::new(g, (64 * 3, 64 * 20), limit);
+        p.reserve = g.sixty_fourths(1, 64 * 2);
+        let cost = g.sixty_fourths(0, 64);
+        let p = p.reply(200, &[], cost);
         add_planned(b, g, "exact-timeouts", p);
 
         // late-success: the deciding response arrives at, after or just
@@ -530,10 +557,18 @@ pub(super) fn generated_execute(b: &mut Builder, g: &mut Gen) {
         } else {
             final_status(g)
         };
-        let cost = match g.below(3) {
+        let early = g.below(3);
+        let cost = match early {
             0 => to_deadline,
             1 => to_deadline + g.sixty_fourths(1, 64 * 2),
             _ => to_deadline - g.sixty_fourths(1, (p.reserve * 64.0) as i64 + 1),
+        };
+        // A 429 or 503 (no Retry-After) only at or after the deadline:
+        // before it, its missing field is malformed-retry-after's.
+        let status = if early == 2 && RETRYABLE.contains(&status) {
+            200
+        } else {
+            status
         };
         let p = p.reply(status, &[], cost.max(0.015625));
         add_planned(b, g, "late-success", p);
@@ -552,22 +587,30 @@ pub(super) fn generated_execute(b: &mut Builder, g: &mut Gen) {
         p.cancel_after = done_after_send(&s, n).or(Some(1));
         add_planned(b, g, "cancel-after-response", p);
 
-        // close-before-wait: retries after the gap or the server's delay.
-        let mut p = Plan::new(g, (64 * 10, 64 * 20), 5);
+        // close-before-wait: retries after the gap or the server's delay,
+        // in a budget they all fit in (at most 4 × 2.5 s, the answer, the
+        // reserve).
+        let mut p = Plan::new(g, (64 * 15, 64 * 25), 5);
         for _ in 0..g.int(1, 4) {
             let field = g.int(0, 2).to_string();
             p = p.reply(*g.pick(&RETRYABLE), &[&field], g.sixty_fourths(1, 32));
         }
         add_planned(b, g, "close-before-wait", p);
 
-        // clock-after-wait: overruns of every size.
+        // clock-after-wait: overruns of every size, in a budget that still
+        // fits every wait, send and the answer, and more than the reserve
+        // (a stop after an overrun is checks-before-send's).
         let mut p = Plan::new(g, (64 * 4, 64 * 10), 4);
         p.min_gap = g.sixty_fourths(1, 32);
+        let mut spent = 0.0;
         for _ in 0..g.int(1, 3) {
             let cost = g.sixty_fourths(1, 32);
             p = p.retry(g, cost);
-            p.overrun.push(g.sixty_fourths(0, 64 * 4));
+            let overrun = g.sixty_fourths(0, 64 * 4);
+            p.overrun.push(overrun);
+            spent += cost + p.min_gap + overrun;
         }
+        p.budget = spent + p.fallback_cost + p.reserve + g.sixty_fourths(1, 64 * 2);
         add_planned(b, g, "clock-after-wait", p);
 
         // retry-after-wait: delay-seconds on either side of the gap.

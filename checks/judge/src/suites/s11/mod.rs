@@ -18,23 +18,30 @@ use table::{admit_from_table, execute_from_table, is_admit_row};
 
 const STEP: &str = "11";
 
+/// The clauses, each function's general rules before its special cases, so
+/// that one mistake shows first under the clause that names it: `admit`'s
+/// wait, then its invalid inputs and refusals; `execute_admitted`'s send
+/// timeouts, closing, waiting and fresh clock readings (every retry goes
+/// through them), then the invalid policy, the checks before a send, late
+/// answers, cancellation, a bad Retry-After and the other stops. A clause's
+/// cases stay clear of the special cases that later clauses own.
 const KEYS: [&str; 19] = [
-    "admit-invalid-input",
     "admit-wait",
+    "admit-invalid-input",
     "admit-reserve",
     "admit-order",
     "admit-method-and-status",
     "admit-attempt-limit",
     "admit-invalid-retry-after",
     "admit-random",
+    "exact-timeouts",
+    "close-before-wait",
+    "retry-after-wait",
+    "clock-after-wait",
     "invalid-policy",
     "checks-before-send",
-    "exact-timeouts",
     "late-success",
     "cancel-after-response",
-    "close-before-wait",
-    "clock-after-wait",
-    "retry-after-wait",
     "malformed-retry-after",
     "stop-reasons",
     "random",

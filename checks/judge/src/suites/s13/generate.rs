@@ -35,6 +35,19 @@ const TRANSIENT: [Answer; 9] = [
     Answer::PoolTimeout,
 ];
 
+/// A transient answer that no special case owns: 503 or a transport
+/// failure that is not a timeout (the timeouts being transient is
+/// `retry-only-transient`'s).
+fn plain_transient(g: &mut Gen) -> Answer {
+    *g.pick(&[
+        Answer::Status { status: 503 },
+        Answer::Connect,
+        Answer::Read,
+        Answer::Write,
+        Answer::RemoteProtocol,
+    ])
+}
+
 /// A transient answer: 503 half the time, else one of the transport ones.
 fn transient(g: &mut Gen) -> Answer {
     if g.chance(1, 2) {
@@ -292,9 +305,87 @@ pub(super) fn scripts(g: &mut Gen) -> Vec<(&'static str, Script)> {
         gen(&mut out, "rejected-when-full", Script::FanOut(s));
     }
     for _ in 0..12 {
-        let n = g.int(1, 3) as usize;
+        // slot-limit: a slot for every supplier, so every call starts at
+        // once (a wait moves a call's start: shared-deadline's); plain
+        // offers only.
+        let n = g.int(1, 5) as usize;
+        let answers: Vec<Vec<Answer>> = (0..n).map(|_| vec![any_offer(g)]).collect();
+        let slots = n as u32 + g.int(0, 2) as u32;
+        gen(
+            &mut out,
+            "slot-limit",
+            Script::FanOut(gen_scenario(g, answers, slots)),
+        );
+    }
+    for _ in 0..16 {
+        // shared-deadline: fewer slots than suppliers, so calls wait and
+        // start late; one try each. Either everyone finishes, or everyone
+        // times out (a mix is timed-out-keeps-finished's).
+        let n = g.int(1, 4) as usize;
+        let answers: Vec<Vec<Answer>> = (0..n).map(|_| vec![any_offer(g)]).collect();
+        let slots = g.int(1, n as i64) as u32;
+        let mut s = gen_scenario(g, answers, slots);
+        let costs: f64 = s.suppliers.iter().map(|x| x.attempts[0].cost.0).sum();
+        let span = match g.below(8) {
+            // A deadline at or before the start: no call at all.
+            0 => -g.sixty_fourths(0, 64),
+            // Every call's reply comes at or after the deadline.
+            1 => {
+                let span = g.sixty_fourths(1, 32);
+                for x in &mut s.suppliers {
+                    x.attempts[0].cost = F64(span + g.sixty_fourths(0, 64));
+                }
+                span
+            }
+            // Time for every call, even one after the other.
+            _ => costs + g.sixty_fourths(1, 64),
+        };
+        s.deadline = F64(s.start.0 + span);
+        gen(&mut out, "shared-deadline", Script::FanOut(s));
+    }
+    for _ in 0..12 {
+        // pause-outside-slot: supplier j's first call fails transiently
+        // and its slot goes at once to the first supplier waiting; j
+        // pauses, then waits for a slot until the deadline, for every
+        // other call lasts until then. No second call (that is
+        // same-request-id's) and nobody finishes (a mix of finished and
+        // timed-out suppliers is timed-out-keeps-finished's).
+        let slots = g.int(1, 3) as usize;
+        let n = slots + g.int(1, 2) as usize;
+        let j = g.below(slots as u64) as usize;
+        let span = g.sixty_fourths(64, 128);
         let answers: Vec<Vec<Answer>> = (0..n)
-            .map(|_| vec![transient(g), transient(g), any_offer(g)])
+            .map(|k| {
+                if k == j {
+                    vec![plain_transient(g), any_offer(g)]
+                } else {
+                    vec![any_offer(g)]
+                }
+            })
+            .collect();
+        let mut s = gen_scenario(g, answers, slots as u32);
+        for (k, x) in s.suppliers.iter_mut().enumerate() {
+            x.attempts[0].cost = F64(if k == j {
+                g.sixty_fourths(1, 32)
+            } else {
+                span + g.sixty_fourths(0, 64)
+            });
+        }
+        s.deadline = F64(s.start.0 + span);
+        gen(&mut out, "pause-outside-slot", Script::FanOut(s));
+    }
+    for _ in 0..12 {
+        let n = g.int(1, 3) as usize;
+        // Two transport failures: a 503 in either round is
+        // last-round-code's.
+        let answers: Vec<Vec<Answer>> = (0..n)
+            .map(|_| {
+                vec![
+                    *g.pick(&TRANSIENT[1..]),
+                    *g.pick(&TRANSIENT[1..]),
+                    any_offer(g),
+                ]
+            })
             .collect();
         let slots = g.int(1, n as i64) as u32;
         gen(
@@ -347,7 +438,9 @@ pub(super) fn scripts(g: &mut Gen) -> Vec<(&'static str, Script)> {
         let q = g.int(1, 5) as u32;
         let answers: Vec<Vec<Answer>> = (0..n)
             .map(|_| {
-                let a = if g.chance(1, 4) {
+                // A timed-out supplier next to finished ones is
+                // timed-out-keeps-finished's: TimedOut only alone.
+                let a = if n == 1 && g.chance(1, 4) {
                     Answer::TimedOut
                 } else {
                     final_answer(g, q)
@@ -361,36 +454,15 @@ pub(super) fn scripts(g: &mut Gen) -> Vec<(&'static str, Script)> {
     }
     for _ in 0..12 {
         let n = g.int(1, 3) as usize;
-        let answers: Vec<Vec<Answer>> = (0..n).map(|_| vec![transient(g), any_offer(g)]).collect();
+        let answers: Vec<Vec<Answer>> = (0..n)
+            .map(|_| vec![plain_transient(g), any_offer(g)])
+            .collect();
         let slots = g.int(1, n as i64) as u32;
         gen(
             &mut out,
             "same-request-id",
             Script::FanOut(gen_scenario(g, answers, slots)),
         );
-    }
-    for _ in 0..12 {
-        let n = g.int(2, 4) as usize;
-        let mut answers: Vec<Vec<Answer>> = (0..n).map(|_| vec![any_offer(g)]).collect();
-        answers[0] = vec![transient(g), any_offer(g)];
-        if g.chance(1, 2) {
-            answers[n - 1] = vec![transient(g), any_offer(g)];
-        }
-        let slots = g.int(1, n as i64 - 1) as u32;
-        gen(
-            &mut out,
-            "pause-outside-slot",
-            Script::FanOut(gen_scenario(g, answers, slots)),
-        );
-    }
-    for _ in 0..12 {
-        let n = g.int(3, 5) as usize;
-        let q = g.int(1, 5) as u32;
-        let answers: Vec<Vec<Answer>> = (0..n).map(|_| vec![final_answer(g, q)]).collect();
-        let slots = g.int(1, n as i64 - 1) as u32;
-        let mut s = scenario(g, &answers, slots);
-        s.request.quantity = q;
-        gen(&mut out, "slot-limit", Script::FanOut(s));
     }
     for _ in 0..12 {
         let n = g.int(2, 4) as usize;
@@ -407,27 +479,6 @@ pub(super) fn scripts(g: &mut Gen) -> Vec<(&'static str, Script)> {
             "panic-escapes",
             Script::FanOut(gen_scenario(g, answers, slots)),
         );
-    }
-    for _ in 0..16 {
-        let n = g.int(1, 4) as usize;
-        let answers: Vec<Vec<Answer>> = (0..n)
-            .map(|_| {
-                if g.chance(1, 2) {
-                    vec![transient(g), any_offer(g)]
-                } else {
-                    vec![any_offer(g)]
-                }
-            })
-            .collect();
-        let slots = g.int(1, n as i64) as u32;
-        let mut s = gen_scenario(g, answers, slots);
-        let span = if g.chance(1, 8) {
-            -g.sixty_fourths(0, 64)
-        } else {
-            g.sixty_fourths(1, 96)
-        };
-        s.deadline = F64(s.start.0 + span);
-        gen(&mut out, "shared-deadline", Script::FanOut(s));
     }
     for _ in 0..12 {
         let n = g.int(2, 4) as usize;

@@ -18,6 +18,14 @@ use model::model;
 const STEP: &str = "13";
 
 pub fn build(g: &mut Gen) -> Builder {
+    // General rules before special cases, so that one mistake shows first
+    // under the clause that names it: every call holds one slot
+    // (slot-limit, whose cases never wait), every call gets what is left
+    // of the one deadline (shared-deadline: waits, no retries), then the
+    // retry (the pause, the second attempt's request, what is retried),
+    // classification, the attempt cap and the last round's code, and late
+    // suppliers next to finished ones. A clause's cases stay clear of the
+    // special cases that later clauses own.
     let keys = [
         "gate-capacity",
         "gate-full-rejects",
@@ -26,16 +34,16 @@ pub fn build(g: &mut Gen) -> Builder {
         "gate-threads",
         "invalid-input",
         "rejected-when-full",
-        "two-attempts",
-        "last-round-code",
+        "slot-limit",
+        "shared-deadline",
+        "pause-outside-slot",
+        "same-request-id",
         "retry-only-transient",
         "classification",
-        "same-request-id",
-        "pause-outside-slot",
-        "slot-limit",
-        "panic-escapes",
-        "shared-deadline",
+        "two-attempts",
+        "last-round-code",
         "timed-out-keeps-finished",
+        "panic-escapes",
         "ranking",
         "busy-is-503",
         "answered-is-200",
