@@ -17,11 +17,11 @@ const STEP: &str = "09";
 pub fn build(g: &mut Gen) -> Builder {
     let keys = [
         "rejects-invalid-budget",
-        "zero-budget",
         "fixed-at-creation",
         "never-negative",
         "never-reset",
         "expired",
+        "zero-budget",
         "cap-shrinks",
         "cap-never-extends",
         "rejects-invalid-cap",

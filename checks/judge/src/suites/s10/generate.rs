@@ -79,6 +79,28 @@ fn year_for(g: &mut Gen, form: Form, r: i64, far: bool) -> i64 {
     }
 }
 
+/// A receipt year and the year of an RFC 850 date read then, for clauses
+/// other than the window's: 1970–1999, at most 40 years from the receipt
+/// year, so that the true window, a fixed cutoff at 50 or 70, a plain
+/// `19yy` and a window off by a year at either end all read the same
+/// century. `past`: the receipt year is not before the date's.
+fn steady_rfc850(g: &mut Gen, past: bool) -> (i64, i64) {
+    let y = g.int(1970, 1999);
+    let lo = if past { y } else { (y - 40).max(1970) };
+    (g.int(lo, y + 40), y)
+}
+
+/// A receipt year and a date's year for `form`: RFC 850 as in
+/// `steady_rfc850`, the others as in `year_for`.
+fn steady_years(g: &mut Gen, form: Form, far: bool) -> (i64, i64) {
+    if form == Form::Rfc850 {
+        steady_rfc850(g, false)
+    } else {
+        let r = receipt_year(g);
+        (r, year_for(g, form, r, far))
+    }
+}
+
 /// Up to three spaces or tabs.
 fn pad(g: &mut Gen) -> String {
     (0..g.int(0, 3))
@@ -91,6 +113,15 @@ fn padded(g: &mut Gen, text: &str) -> String {
         return text.to_string();
     }
     format!("{}{text}{}", pad(g), pad(g))
+}
+
+/// Spaces and tabs around `text`, more than 128 characters in all (what
+/// is left after trimming is `text` itself).
+fn long_padded(g: &mut Gen, text: &str) -> String {
+    let len = text.chars().count() as i64;
+    let extra = g.int((129 - len).max(0), 200);
+    let left = g.int(0, extra);
+    format!("{}{text}{}", blank(g, left), blank(g, extra - left))
 }
 
 /// `len` spaces and tabs: mixed when short, else one run of each (so that
@@ -188,8 +219,14 @@ fn spoil_names(g: &mut Gen, w: &Written) -> String {
 }
 
 /// A value that is not one of the four forms (and not a name slip).
-fn spoil_syntax(g: &mut Gen, mut w: Written) -> String {
-    let kind = g.below(13);
+/// `one_space_day`: an asctime `Nov 6` after a single space may be among
+/// them (the asctime clause's own case, so only `random` asks for it).
+fn spoil_syntax(g: &mut Gen, mut w: Written, one_space_day: bool) -> String {
+    let kind = if w.form == Form::Asctime && !one_space_day {
+        g.int(2, 12) as u64
+    } else {
+        g.below(13)
+    };
     if matches!(kind, 0 | 1) && w.day >= 10 {
         w.day = g.int(1, 9);
         fix_weekday(&mut w);
@@ -383,20 +420,11 @@ pub(super) fn generated(b: &mut Builder, g: &mut Gen) {
             };
             (core, err(Kind::Oversized))
         } else {
-            match g.below(3) {
-                0 => {
-                    let form = *g.pick(&FORMS);
-                    let y = year_for(g, form, year_of(received), false);
-                    let w = valid(g, form, y, false);
-                    (w.text(), w.meaning(received))
-                }
-                1 => {
-                    let v = g.below(100_000);
-                    let zeros = g.int(0, 128 - v.to_string().len() as i64);
-                    (digits(v, zeros), Observed::Ok { value: v as u32 })
-                }
-                _ => ("x".repeat(g.int(1, 128) as usize), err(Kind::Syntax)),
-            }
+            // A short delay that no other rule questions: only the padding
+            // is long (padded dates and syntax errors are their clauses').
+            let v = g.below(100_000);
+            let zeros = g.int(0, 128 - v.to_string().len() as i64);
+            (digits(v, zeros), Observed::Ok { value: v as u32 })
         };
         let len = core.chars().count() as i64;
         let extra = if len > 128 {
@@ -472,12 +500,33 @@ pub(super) fn generated(b: &mut Builder, g: &mut Gen) {
         ("imf-fixdate", Form::Imf, 30),
         ("asctime", Form::Asctime, 30),
     ] {
-        for _ in 0..count {
+        for i in 0..count {
             let r = receipt_year(g);
             let received = receipt(g, r);
             let y = r + g.int(0, 49);
-            let w = valid(g, form, y, false);
-            dated(b, g, key, &w, received);
+            let mut w = valid(g, form, y, false);
+            match i % 6 {
+                // Padded past 128 characters: only what is left counts.
+                4 => {
+                    let text = long_padded(g, &w.text());
+                    add(b, key, vec![text], received, w.meaning(received));
+                }
+                // asctime's one-digit day wants two spaces before it.
+                5 if form == Form::Asctime => {
+                    w.day = g.int(1, 9);
+                    w.zero_day = false;
+                    fix_weekday(&mut w);
+                    let month = calendar::MONTHS[(w.month - 1) as usize];
+                    let text = w.text().replacen(
+                        &format!("{month}  {} ", w.day),
+                        &format!("{month} {} ", w.day),
+                        1,
+                    );
+                    let text = padded(g, &text);
+                    add(b, key, vec![text], received, err(Kind::Syntax));
+                }
+                _ => dated(b, g, key, &w, received),
+            }
         }
     }
 
@@ -550,17 +599,23 @@ pub(super) fn generated(b: &mut Builder, g: &mut Gen) {
         let y = year_for(g, form, r, far);
         let second_60 = g.chance(1, 8);
         let w = valid(g, form, y, second_60);
-        let text = spoil_syntax(g, w);
+        let text = spoil_syntax(g, w, false);
         let text = padded(g, &text);
+        add(b, "syntax", vec![text], received, err(Kind::Syntax));
+    }
+    for _ in 0..4 {
+        // Padded past 128 characters: still only a syntax error.
+        let received = any_receipt(g);
+        let core = "x".repeat(g.int(1, 128) as usize);
+        let text = long_padded(g, &core);
         add(b, "syntax", vec![text], received, err(Kind::Syntax));
     }
 
     for _ in 0..30 {
-        let r = receipt_year(g);
-        let received = receipt(g, r);
         let form = *g.pick(&FORMS);
         let far = g.chance(1, 4);
-        let y = year_for(g, form, r, far);
+        let (r, y) = steady_years(g, form, far);
+        let received = receipt(g, r);
         let w = valid(g, form, y, false);
         let w = spoil_date(g, w);
         dated(b, g, "invalid-date", &w, received);
@@ -578,7 +633,8 @@ pub(super) fn generated(b: &mut Builder, g: &mut Gen) {
         };
         let r = (y - g.int(0, 3)).clamp(1970, 2199);
         let received = receipt(g, r);
-        let form = if (y - r).abs() <= 49 {
+        // RFC 850 only where every century rule agrees (see `steady_rfc850`).
+        let form = if (1970..=1999).contains(&y) {
             *g.pick(&FORMS)
         } else if g.chance(1, 2) {
             Form::Imf
@@ -599,11 +655,10 @@ pub(super) fn generated(b: &mut Builder, g: &mut Gen) {
     }
 
     for _ in 0..30 {
-        let r = receipt_year(g);
-        let received = receipt(g, r);
         let form = *g.pick(&FORMS);
         let far = g.chance(1, 4);
-        let y = year_for(g, form, r, far);
+        let (r, y) = steady_years(g, form, far);
+        let received = receipt(g, r);
         let second_60 = g.chance(1, 8);
         let w = valid(g, form, y, second_60);
         let w = spoil_weekday(g, w);
@@ -612,7 +667,12 @@ pub(super) fn generated(b: &mut Builder, g: &mut Gen) {
 
     for _ in 0..30 {
         let form = *g.pick(&FORMS);
-        let y = g.int(1970, 2198);
+        // RFC 850 only where every century rule agrees (see `steady_rfc850`).
+        let y = if form == Form::Rfc850 {
+            g.int(1970, 1999)
+        } else {
+            g.int(1970, 2198)
+        };
         let mut w = valid(g, form, y, true);
         if g.chance(1, 2) {
             // The last second of a day, a month or a year.
@@ -637,13 +697,22 @@ pub(super) fn generated(b: &mut Builder, g: &mut Gen) {
     }
 
     for i in 0..30 {
-        let r = receipt_year(g);
-        let received = receipt(g, r);
         let form = *g.pick(&FORMS);
+        // RFC 850 only where every century rule agrees (see `steady_rfc850`):
+        // its dates before 1970 are the window's.
+        let (r, rfc850_year) = if form == Form::Rfc850 {
+            let (r, y) = steady_rfc850(g, true);
+            (if i % 5 == 0 { y } else { r }, y)
+        } else {
+            (receipt_year(g), 0)
+        };
+        let received = receipt(g, r);
         let instant = if i % 5 == 0 {
             received
         } else {
-            let y = if form == Form::Rfc850 || g.chance(1, 2) {
+            let y = if form == Form::Rfc850 {
+                rfc850_year
+            } else if g.chance(1, 2) {
                 r - g.int(0, 49)
             } else {
                 g.int(1, r)
@@ -692,7 +761,7 @@ pub(super) fn generated(b: &mut Builder, g: &mut Gen) {
         let w = valid(g, form, y, second_60);
         match g.below(8) {
             0 => {
-                let text = spoil_syntax(g, w);
+                let text = spoil_syntax(g, w, true);
                 let text = padded(g, &text);
                 add(b, "random", vec![text], received, err(Kind::Syntax));
             }
