@@ -100,7 +100,10 @@ fn fraction(g: &mut Gen) -> f64 {
     g.sixty_fourths(0, 64)
 }
 
-/// One scenario per clause, with random numbers in the clause's shape.
+/// One scenario per clause, with random numbers in the clause's shape. Each
+/// meets its own clause's special case and no later clause's (see
+/// `view::domain`): the general ones retry with backoff waits well inside
+/// the budget, and their responses arrive well before the deadline.
 pub(super) fn generated(b: &mut Builder, g: &mut Gen) {
     let st = retryable_status(g);
 
@@ -120,14 +123,10 @@ pub(super) fn generated(b: &mut Builder, g: &mut Gen) {
     }
     add_planned(b, g, "invalid-options", p);
 
+    // One send, and its final answer (a Retry-After on it is never read).
     let timeout = g.sixty_fourths(64 * 10, 64 * 20);
-    let mut p = Plan::new(g, timeout, 6);
-    for _ in 0..g.int(0, 2) {
-        p = p.reply(retryable_status(g), None, g.sixty_fourths(1, 32));
-        p.fractions.push(fraction(g));
-    }
     let last = final_status(g);
-    let p = p.reply(
+    let p = Plan::new(g, timeout, 6).reply(
         last,
         if g.chance(1, 3) { Some("1") } else { None },
         g.sixty_fourths(1, 64),
@@ -136,45 +135,55 @@ pub(super) fn generated(b: &mut Builder, g: &mut Gen) {
 
     let timeout = g.sixty_fourths(64 * 20, 64 * 40);
     let mut p = Plan::new(g, timeout, 5);
-    for _ in 0..g.int(2, 4) {
+    for _ in 0..g.int(1, 4) {
         p = p.reply(retryable_status(g), None, g.sixty_fourths(1, 64));
         p.fractions.push(fraction(g));
-        p.oversleep.push(g.sixty_fourths(0, 16));
+    }
+    if g.chance(1, 2) {
+        p = p.reply(final_status(g), None, g.sixty_fourths(1, 64));
     }
     add_planned(b, g, "exact-timeouts", p);
 
-    let timeout = g.sixty_fourths(64, 640);
+    // The gap leaves more than two seconds: the retry fits, and so does the
+    // fallback's reply.
+    let timeout = g.sixty_fourths(64 * 3, 640);
     let mut p = Plan::new(g, timeout, 3).reply(st, None, 0.5);
     p.fractions.push(fraction(g));
-    p.gap = if g.chance(1, 2) {
-        g.sixty_fourths(1, (timeout * 64.0) as i64 - 1)
-    } else {
-        timeout + g.sixty_fourths(0, 64)
-    };
+    p.gap = g.sixty_fourths(1, (timeout * 64.0) as i64 - 144);
     add_planned(b, g, "gap-before-first-send", p);
 
-    // A sleep that overshoots to or past the deadline: no time left for the send.
-    let (cost, f) = (g.sixty_fourths(1, 64), g.sixty_fourths(1, 64));
-    let wait = 0.5 * f;
-    let timeout = cost + wait + g.sixty_fourths(1, 128);
-    let mut p = Plan::new(g, timeout, 4).reply(st, None, cost);
-    p.fractions.push(f);
-    p.oversleep
-        .push(timeout - cost - wait + g.sixty_fourths(0, 8));
+    let p = match g.below(3) {
+        // A sleep that overruns to or past the deadline: no time left for the send.
+        0 => {
+            let (cost, f) = (g.sixty_fourths(1, 64), 2.0 * g.sixty_fourths(1, 32));
+            let wait = 0.5 * f;
+            let timeout = cost + wait + g.sixty_fourths(1, 128);
+            let mut p = Plan::new(g, timeout, 4).reply(st, None, cost);
+            p.fractions.push(f);
+            p.oversleep
+                .push(timeout - cost - wait + g.sixty_fourths(0, 8));
+            p
+        }
+        // A gap that uses up the whole timeout before the first send.
+        1 => {
+            let timeout = g.sixty_fourths(64, 640);
+            let mut p = Plan::new(g, timeout, 3).reply(st, None, 0.5);
+            p.gap = timeout + g.sixty_fourths(0, 64);
+            p
+        }
+        // Sleeps that overrun but leave time: each send gets what is left.
+        _ => {
+            let timeout = g.sixty_fourths(64 * 20, 64 * 40);
+            let mut p = Plan::new(g, timeout, 5);
+            for _ in 0..g.int(2, 4) {
+                p = p.reply(retryable_status(g), None, g.sixty_fourths(1, 64));
+                p.fractions.push(g.sixty_fourths(1, 64));
+                p.oversleep.push(g.sixty_fourths(1, 16));
+            }
+            p
+        }
+    };
     add_planned(b, g, "timeout-before-send", p);
-
-    // The reply's cost leaves exactly the wait (stop), or one tick more (retry).
-    let (cost, f) = (g.sixty_fourths(16, 128), g.sixty_fourths(1, 64));
-    let timeout = cost + 0.5 * f + if g.chance(1, 2) { 0.0 } else { 1.0 / 64.0 };
-    let mut p = Plan::new(g, timeout, 3).reply(st, None, cost);
-    p.fractions.push(f);
-    add_planned(b, g, "response-time-counts", p);
-
-    let seconds = g.int(1, 3);
-    let cost = g.sixty_fourths(1, 64);
-    let mut p = Plan::new(g, cost + seconds as f64, 3).reply(st, Some(&seconds.to_string()), cost);
-    p.fractions.push(fraction(g));
-    add_planned(b, g, "wait-equals-budget", p);
 
     let maximum = g.int(1, 6) as u32;
     let mut p = Plan::new(g, 60.0, maximum);
@@ -184,13 +193,22 @@ pub(super) fn generated(b: &mut Builder, g: &mut Gen) {
     }
     add_planned(b, g, "attempt-limit", p);
 
-    let maximum = g.int(32, 40) as u32;
+    // Waits after the 32nd send and later, then a final 200 before the limit.
+    let maximum = g.int(33, 40) as u32;
     let mut p = Plan::new(g, 300.0, maximum);
-    for _ in 0..maximum + 2 {
+    for _ in 0..maximum - 1 {
         p = p.reply(retryable_status(g), None, 1.0 / 64.0);
         p.fractions.push(g.sixty_fourths(0, 2));
     }
     add_planned(b, g, "above-31-sends", p);
+
+    let mut p = Plan::new(g, 20.0, 3).reply(st, None, 0.25);
+    p.fractions.push(fraction(g));
+    p.method = g
+        .pick(&["PATCH", "OPTIONS", "TRACE", "CONNECT", " GET", "poſt"])
+        .to_string();
+    p.key = g.chance(1, 2).then(|| g.id("key-"));
+    add_planned(b, g, "not-replay-safe", p);
 
     let mut p = Plan::new(g, 20.0, 3)
         .reply(st, None, 0.25)
@@ -203,14 +221,6 @@ pub(super) fn generated(b: &mut Builder, g: &mut Gen) {
         _ => Some(g.id("key-")),
     };
     add_planned(b, g, "post-key", p);
-
-    let mut p = Plan::new(g, 20.0, 3).reply(st, None, 0.25);
-    p.fractions.push(fraction(g));
-    p.method = g
-        .pick(&["PATCH", "OPTIONS", "TRACE", "CONNECT", " GET", "poſt"])
-        .to_string();
-    p.key = g.chance(1, 2).then(|| g.id("key-"));
-    add_planned(b, g, "not-replay-safe", p);
 
     let maximum = g.int(2, 4) as u32;
     let mut p = Plan::new(g, 30.0, maximum);
@@ -226,7 +236,7 @@ pub(super) fn generated(b: &mut Builder, g: &mut Gen) {
     }
     add_planned(b, g, "invalid-fraction", p);
 
-    // Long enough that a real sleep beside the injected one overruns the case limit.
+    // Retry-After of 3 to 5 s, longer than any local wait here (0.5 at most).
     let seconds = g.int(3, 5);
     let text = format!(
         "{}{seconds}{}",
@@ -237,9 +247,11 @@ pub(super) fn generated(b: &mut Builder, g: &mut Gen) {
     p.fractions.push(fraction(g));
     add_planned(b, g, "retry-after", p);
 
-    let cost = g.sixty_fourths(1, 64);
+    // Retry-After at least the whole timeout: beyond the budget, and beyond
+    // the time left before the send too.
+    let cost = g.sixty_fourths(1, 63);
     let timeout = g.sixty_fourths(64, 64 * 5);
-    let seconds = (timeout - cost).ceil() as i64 + g.int(0, 3);
+    let seconds = timeout.ceil() as i64 + g.int(0, 3);
     // Sometimes far beyond any integer type: still a wait, never 0.
     let text = if g.chance(1, 3) {
         format!(
@@ -254,6 +266,34 @@ pub(super) fn generated(b: &mut Builder, g: &mut Gen) {
     let mut p = Plan::new(g, timeout, 3).reply(st, Some(&text), cost);
     p.fractions.push(fraction(g));
     add_planned(b, g, "retry-after-beyond-budget", p);
+
+    // The wait fits in the time left before the send, but the response's
+    // cost leaves less than the wait (and more than 0).
+    let (cost, k) = (g.sixty_fourths(32, 128), g.int(4, 32));
+    let wait = k as f64 / 64.0;
+    let short = g.sixty_fourths(1, k - 1);
+    let mut p = Plan::new(g, cost + wait - short, 3).reply(st, None, cost);
+    p.fractions.push(2.0 * wait);
+    add_planned(b, g, "response-time-counts", p);
+
+    // The budget ends exactly at the wait, on the first response or the second.
+    let cost = g.sixty_fourths(16, 128);
+    let mut p = Plan::new(g, cost, 3);
+    let wait = if g.chance(1, 2) {
+        let f = 2.0 * g.sixty_fourths(1, 32);
+        p.fractions.push(f);
+        0.5 * f
+    } else {
+        let (first, f1) = (g.sixty_fourths(1, 64), 2.0 * g.sixty_fourths(1, 32));
+        p = p.reply(retryable_status(g), None, first);
+        p.timeout += first + 0.5 * f1;
+        let f = g.sixty_fourths(1, 64);
+        p.fractions = vec![f1, f];
+        f
+    };
+    p.timeout += wait;
+    p = p.reply(st, None, cost);
+    add_planned(b, g, "wait-equals-budget", p);
 
     let timeout = g.sixty_fourths(64, 640);
     let status = if g.chance(2, 3) { st } else { 200 };

@@ -145,6 +145,136 @@ pub fn expect(call: &Call) -> Option<Expect> {
     }
 }
 
+/// The clause whose rule decides a scenario: the last clause, in the
+/// declared order, whose special case the correct loop meets on its way
+/// through the scenario; with none, `final-response` for a scenario of one
+/// send and `exact-timeouts` (the general retry loop) otherwise.
+///
+/// The special cases, in the order the clauses are declared:
+/// - `invalid-options`: the options are rejected (nothing else happens);
+/// - `gap-before-first-send`: the clock jumps after its first reading;
+/// - `timeout-before-send`: no time left before a send, or a sleep that
+///   overruns;
+/// - `attempt-limit`: the call gives up at `maximum` sends, or `maximum` is
+///   `u32::MAX`;
+/// - `above-31-sends`: a wait is computed after the 32nd send or later;
+/// - `not-replay-safe`: a retryable response comes back for a method that is
+///   not replay-safe (not POST);
+/// - `post-key`: a retryable response comes back for a POST, whose key then
+///   decides;
+/// - `invalid-fraction`: a drawn fraction is NaN or outside [0, 1], or -0.0;
+/// - `retry-after`: a retryable response's Retry-After is read;
+/// - `retry-after-beyond-budget`: the call gives up on a wait that is not
+///   below the time left before the send;
+/// - `response-time-counts`: the call gives up on a wait that was below the
+///   time left before the send (the response's own time ended it);
+/// - `wait-equals-budget`: the budget equals the wait at a decision;
+/// - `late-response`: a response arrives at or after the deadline.
+pub fn domain(call: &Call) -> Option<&'static str> {
+    let Call::Execute { scenario } = call else {
+        return None;
+    };
+    Some(special_case(scenario))
+}
+
+fn special_case(s: &Scenario) -> &'static str {
+    if !(s.timeout.0.is_finite() && s.timeout.0 > 0.0) || s.maximum == 0 {
+        return "invalid-options";
+    }
+    let mut met: Vec<&'static str> = Vec::new();
+    let mut now = s.start.0;
+    let deadline = now + s.timeout.0;
+    if s.gap.0 != 0.0 {
+        met.push("gap-before-first-send");
+        now += s.gap.0;
+    }
+    if s.maximum == u32::MAX {
+        met.push("attempt-limit");
+    }
+    let safe = oracle::replay_safe(&s.method, s.key.as_deref());
+    let post = s.method.eq_ignore_ascii_case("POST");
+    let (mut sends, mut sleeps) = (0usize, 0usize);
+    let mut fractions = s.fractions.iter().map(|f| f.0);
+    loop {
+        let left = oracle::remaining(deadline, now);
+        if left == 0.0 {
+            met.push("timeout-before-send");
+            break;
+        }
+        let reply = s.replies.get(sends).unwrap_or(&s.fallback);
+        sends += 1;
+        now += reply.cost.0;
+        let budget = oracle::remaining(deadline, now);
+        if budget == 0.0 {
+            met.push("late-response");
+        }
+        if !oracle::retryable(reply.status) {
+            break;
+        }
+        if post {
+            met.push("post-key");
+        }
+        if !safe {
+            if !post {
+                met.push("not-replay-safe");
+            }
+            break;
+        }
+        let n = sends as u32;
+        let fraction = fractions.next().unwrap_or(0.0);
+        let valid = (0.0..=1.0).contains(&fraction);
+        if !valid || (fraction == 0.0 && fraction.is_sign_negative()) {
+            met.push("invalid-fraction");
+        }
+        if !valid {
+            break;
+        }
+        if n > 31 {
+            met.push("above-31-sends");
+        }
+        if reply.retry_after.is_some() {
+            met.push("retry-after");
+        }
+        let backed = oracle::backoff((n - 1).min(30), lab_api::BASE, lab_api::CAP);
+        let local = backed.map_or(0.0, |b| b * fraction);
+        let wait = oracle::wait_delay(local, reply.retry_after.as_deref());
+        if n >= s.maximum {
+            met.push("attempt-limit");
+            break;
+        }
+        if budget == wait {
+            met.push("wait-equals-budget");
+        }
+        if budget <= wait {
+            met.push(if wait < left {
+                "response-time-counts"
+            } else {
+                "retry-after-beyond-budget"
+            });
+            break;
+        }
+        if wait != 0.0 {
+            let over = s.oversleep.get(sleeps).map_or(0.0, |x| x.0);
+            if over != 0.0 {
+                met.push("timeout-before-send");
+            }
+            now += wait + over;
+            sleeps += 1;
+        }
+    }
+    let general = if sends > 1 {
+        "exact-timeouts"
+    } else {
+        "final-response"
+    };
+    super::KEYS
+        .iter()
+        .rev()
+        .find(|k| met.contains(k))
+        .copied()
+        .unwrap_or(general)
+}
+
 /// When each expected event happens, for the timeline.
 pub fn times(call: &Call) -> Vec<f64> {
     match call {
