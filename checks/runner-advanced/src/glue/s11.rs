@@ -1,24 +1,30 @@
 //! Step 11: plays one `admit` call, or one `execute_admitted` call in a
-//! scripted world of virtual time. Time moves only inside a send (by the
-//! reply's cost) and inside a non-zero sleep (by its length plus the
-//! scripted overrun). Every response carries a close token: dropping it
-//! records `close(k)`, so the runner sees when each response was closed
-//! relative to the sends and sleeps around it.
+//! scripted world of virtual time: `lab_api::advanced::ScriptedWorld`, the
+//! very world a failure prints for the learner to paste. Time moves only
+//! inside a send (by the reply's cost) and inside a non-zero sleep (by its
+//! length plus the scripted overrun). The world tells the runner of every
+//! close: dropping the response to send k records `close(k)`, so the
+//! runner sees when each response was closed relative to the sends and
+//! sleeps around it. Step 12's `guarded_read` is played the same way.
 
 use crate::advanced::{admit, execute_admitted};
 use lab_api::advanced::{
-    Admission, Cancel, Clock, Finish, HttpResponse, Policy, RetryAfterError, Sleeper, Stop,
-    Transport,
+    Admission, Cancel, Clock, Finish, HttpResponse, InvalidArgument, Policy, RetryAfterError,
+    ScriptedReply, ScriptedWake, ScriptedWorld, Sleeper, Stop, Transport,
 };
 use lab_harness::Runaway;
 use lab_wire::scripts::s11::{
-    AdmitCall, Decision, Ending, Event, Handed, Observed, Parsed, Reason, Scenario, Script,
+    AdmitCall, Decision, Ending, Event, Handed, Observed, Parsed, Reason, Reply, Scenario, Script,
 };
 use lab_wire::F64;
+use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 /// Far more sends and sleeps than any scenario needs: the loop is runaway.
 const MAX_EVENTS: u32 = 10_000;
+/// Far more clock readings or cancellation polls than any script needs
+/// (counted in `guarded_read`'s world only).
+const MAX_READS: u64 = 1_000_000;
 
 pub fn play(input: serde_json::Value) -> Result<serde_json::Value, String> {
     let script: Script = serde_json::from_value(input).map_err(|e| e.to_string())?;
@@ -70,152 +76,191 @@ fn play_admit(c: &AdmitCall) -> Decision {
     }
 }
 
-struct World {
-    scenario: Scenario,
-    now: f64,
-    sends: u32,
-    sleeps: usize,
-    /// Sends and non-zero sleeps that have returned (for `cancel_after`).
-    done: u32,
+/// The runner's own panic for a scripted sleeper's panic (unwound without
+/// the panic hook), so that it is told apart from the learner's.
+pub(super) struct SleeperPanic;
+
+/// What the runner sees of one read: the events, in order, and which send's
+/// response was handed back.
+struct Seen {
+    start: f64,
     events: Vec<Event>,
-    /// Set once `execute_admitted` has returned: later closes are the
-    /// runner's own, not the learner's.
+    /// Set once the call has returned: later closes are the runner's own,
+    /// not the learner's.
     returned: bool,
     /// The close token of the handed-back response, seen when the runner drops it.
     handed: Option<u32>,
+    /// Clock readings, cancellation polls and sleeper calls (counted only
+    /// in `guarded_read`'s world).
+    reads: u64,
 }
 
-impl World {
-    fn at(&self) -> F64 {
-        F64(self.now - self.scenario.start.0)
+/// Never panics on a poisoned lock: closes run while unwinding too.
+fn lock(seen: &Mutex<Seen>) -> MutexGuard<'_, Seen> {
+    seen.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// A handle on the scripted world (the learner's own `ScriptedWorld`, so
+/// the world a failure prints is the world checked) that writes down every
+/// send, close and non-zero sleep, and stops a runaway.
+#[derive(Clone)]
+struct Watched {
+    world: ScriptedWorld,
+    seen: Arc<Mutex<Seen>>,
+    count_reads: bool,
+}
+
+impl Watched {
+    fn new(world: ScriptedWorld, start: f64, count_reads: bool) -> Watched {
+        let seen = Arc::new(Mutex::new(Seen {
+            start,
+            events: Vec::new(),
+            returned: false,
+            handed: None,
+            reads: 0,
+        }));
+        let ear = Arc::clone(&seen);
+        let world = world.watch_closes(Box::new(move |k, reading| {
+            let mut seen = lock(&ear);
+            if seen.returned {
+                seen.handed = Some(k);
+            } else {
+                let at = F64(reading - seen.start);
+                // A close never counts towards the guard: it cannot
+                // outnumber the sends, and it may run while unwinding.
+                seen.events.push(Event::Close { reply: k, at });
+            }
+        }));
+        Watched {
+            world,
+            seen,
+            count_reads,
+        }
     }
 
-    fn record(&mut self, event: Event) {
-        self.events.push(event);
-        let count = self.events.len() as u32;
+    fn at(&self) -> F64 {
+        F64(self.world.now() - lock(&self.seen).start)
+    }
+
+    fn record(&self, event: Event) {
+        let mut seen = lock(&self.seen);
+        seen.events.push(event);
+        let count = seen.events.len() as u32;
         if count > MAX_EVENTS {
             std::panic::panic_any(Runaway(count));
         }
     }
-}
 
-#[derive(Clone)]
-struct Shared(Arc<Mutex<World>>);
-
-impl Shared {
-    /// Never panics on a poisoned lock: closes run while unwinding too.
-    fn lock(&self) -> MutexGuard<'_, World> {
-        self.0.lock().unwrap_or_else(|e| e.into_inner())
+    fn poll(&self) {
+        if !self.count_reads {
+            return;
+        }
+        let mut seen = lock(&self.seen);
+        seen.reads += 1;
+        if seen.reads > MAX_READS {
+            std::panic::panic_any(Runaway(u32::try_from(seen.reads).unwrap_or(u32::MAX)));
+        }
     }
 }
 
-impl Transport for Shared {
+impl Transport for Watched {
     fn send(&mut self, method: &str, timeout: f64) -> HttpResponse {
-        let mut w = self.lock();
-        let at = w.at();
-        w.record(Event::Send {
+        let at = self.at();
+        self.record(Event::Send {
             method: method.to_string(),
             timeout: F64(timeout),
             at,
         });
-        let k = w.sends;
-        let reply = w
-            .scenario
-            .replies
-            .get(k as usize)
-            .unwrap_or(&w.scenario.fallback)
-            .clone();
-        w.sends += 1;
-        w.now += reply.cost.0;
-        w.done += 1;
-        drop(w);
-        let world = self.clone();
-        HttpResponse::watched(
-            reply.status,
-            reply.retry_after,
-            reply.received_at,
-            reply.body,
-            Box::new(move || {
-                let mut w = world.lock();
-                if w.returned {
-                    w.handed = Some(k);
-                } else {
-                    let at = w.at();
-                    // A close never counts towards the guard: it cannot
-                    // outnumber the sends, and it may run while unwinding.
-                    w.events.push(Event::Close { reply: k, at });
-                }
-            }),
-        )
+        self.world.send(method, timeout)
     }
 }
 
-impl Clock for Shared {
+impl Clock for Watched {
     fn now(&self) -> f64 {
-        self.lock().now
+        self.poll();
+        self.world.now()
     }
 }
 
-impl Sleeper for Shared {
+impl Sleeper for Watched {
     fn sleep(&mut self, seconds: f64) {
+        self.poll();
         if seconds == 0.0 {
             return; // sleeping for nothing may be skipped, so it is not observed
         }
-        let mut w = self.lock();
-        let at = w.at();
-        w.record(Event::Sleep {
+        let at = self.at();
+        self.record(Event::Sleep {
             seconds: F64(seconds),
             at,
         });
-        let extra = w.scenario.overrun.get(w.sleeps).map_or(0.0, |x| x.0);
-        w.sleeps += 1;
-        if seconds.is_finite() && seconds > 0.0 {
-            w.now += seconds + extra;
+        let world = &mut self.world;
+        if catch_unwind(AssertUnwindSafe(|| world.sleep(seconds))).is_err() {
+            // The world's scripted panic (its message is not the learner's).
+            let _ = lab_harness::take_last_panic();
+            resume_unwind(Box::new(SleeperPanic));
         }
-        w.done += 1;
     }
 }
 
-impl Cancel for Shared {
+impl Cancel for Watched {
     fn is_cancelled(&self) -> bool {
-        let w = self.lock();
-        w.scenario.cancel_after.is_some_and(|n| w.done >= n)
+        self.poll();
+        self.world.is_cancelled()
     }
 }
 
-fn play_execute(scenario: Scenario) -> Observed {
+/// A scripted reply as the world's.
+pub(super) fn scripted(r: &Reply) -> ScriptedReply {
+    ScriptedReply {
+        status: r.status,
+        retry_after: r.retry_after.clone(),
+        received_at: r.received_at,
+        body: r.body.clone(),
+        takes: r.cost.0,
+    }
+}
+
+/// A scenario's world without its sleeps: the start, the replies and when
+/// cancellation shows.
+pub(super) fn world(s: &Scenario) -> ScriptedWorld {
+    let world = ScriptedWorld::new(s.start.0)
+        .replies(s.replies.iter().map(scripted).collect())
+        .later(scripted(&s.fallback));
+    match s.cancel_after {
+        Some(n) => world.cancel_after(n),
+        None => world,
+    }
+}
+
+/// Plays one call with `execute_admitted`'s arguments in `world` (counting
+/// readings, polls and sleeper calls when `count_reads`): the events, and
+/// how it ended (`None`: the call gave no result, see `call`).
+pub(super) fn play_read(
+    world: ScriptedWorld,
+    s: &Scenario,
+    count_reads: bool,
+    call: impl FnOnce(
+        Policy,
+        &mut dyn Transport,
+        &dyn Clock,
+        &mut dyn Sleeper,
+        &dyn Cancel,
+    ) -> Option<Result<Finish, InvalidArgument>>,
+) -> (Vec<Event>, Ending) {
     let policy = Policy {
-        limit: scenario.limit,
-        min_gap: scenario.min_gap.0,
-        reserve: scenario.reserve.0,
+        limit: s.limit,
+        min_gap: s.min_gap.0,
+        reserve: s.reserve.0,
     };
-    let (method, deadline) = (scenario.method.clone(), scenario.deadline.0);
-    let shared = Shared(Arc::new(Mutex::new(World {
-        now: scenario.start.0,
-        scenario,
-        sends: 0,
-        sleeps: 0,
-        done: 0,
-        events: Vec::new(),
-        returned: false,
-        handed: None,
-    })));
+    let watched = Watched::new(world, s.start.0, count_reads);
     let (mut transport, clock, mut sleeper, cancel) = (
-        shared.clone(),
-        shared.clone(),
-        shared.clone(),
-        shared.clone(),
+        watched.clone(),
+        watched.clone(),
+        watched.clone(),
+        watched.clone(),
     );
-    let result = execute_admitted(
-        &method,
-        deadline,
-        policy,
-        &mut transport,
-        &clock,
-        &mut sleeper,
-        &cancel,
-    );
-    shared.lock().returned = true;
+    let result = call(policy, &mut transport, &clock, &mut sleeper, &cancel);
+    lock(&watched.seen).returned = true;
     // Reads a handed-back response, then drops it to learn its token.
     let hand = |r: HttpResponse| -> Handed {
         let mut h = Handed {
@@ -226,17 +271,47 @@ fn play_execute(scenario: Scenario) -> Observed {
             body: r.body.clone(),
         };
         drop(r);
-        h.reply = shared.lock().handed.take();
+        h.reply = lock(&watched.seen).handed.take();
         h
     };
     let ending = match result {
-        Err(_) => Ending::InvalidArgument,
-        Ok(Finish::Answer(r)) => Ending::Answer { response: hand(r) },
-        Ok(Finish::Stopped { reason: stop, last }) => Ending::Stopped {
+        None => Ending::Panicked,
+        Some(Err(_)) => Ending::InvalidArgument,
+        Some(Ok(Finish::Answer(r))) => Ending::Answer { response: hand(r) },
+        Some(Ok(Finish::Stopped { reason: stop, last })) => Ending::Stopped {
             reason: reason(stop),
             last: last.map(hand),
         },
     };
-    let events = std::mem::take(&mut shared.lock().events);
+    let events = std::mem::take(&mut lock(&watched.seen).events);
+    (events, ending)
+}
+
+/// Step 11's world: each non-zero sleep overruns by its scripted overrun.
+fn play_execute(scenario: Scenario) -> Observed {
+    let wakes = scenario
+        .overrun
+        .iter()
+        .map(|x| {
+            if x.0 == 0.0 {
+                ScriptedWake::Exact
+            } else {
+                ScriptedWake::Late { over: x.0 }
+            }
+        })
+        .collect();
+    let world = world(&scenario).wakes(wakes);
+    let method = scenario.method.clone();
+    let deadline = scenario.deadline.0;
+    let (events, ending) = play_read(
+        world,
+        &scenario,
+        false,
+        |policy, transport, clock, sleeper, cancel| {
+            Some(execute_admitted(
+                &method, deadline, policy, transport, clock, sleeper, cancel,
+            ))
+        },
+    );
     Observed::Execute { events, ending }
 }

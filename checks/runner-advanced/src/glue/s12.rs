@@ -2,14 +2,15 @@
 //! moves only inside the sleeper, by the script's rule for that sleep; the
 //! cancel flag turns on once the script's number of sleeps have returned),
 //! or one `guarded_read` call in step 11's world whose sleeper moves the
-//! clock by the script's wakes (see [`guarded`]).
+//! clock by the script's wakes (see [`guarded`]). Both worlds are
+//! `lab_api::advanced::ScriptedWorld`s, the very worlds a failure prints.
 
 mod guarded;
 
 use crate::advanced::sleep_at_least;
-use lab_api::advanced::{Cancel, Clock, SleepFault, Sleeper};
+use lab_api::advanced::{Cancel, Clock, ScriptedWake, ScriptedWorld, SleepFault, Sleeper};
 use lab_harness::Runaway;
-use lab_wire::scripts::s12::{Ending, Observed, Script, SleepScript, SleepSeen, Slept};
+use lab_wire::scripts::s12::{Ending, Observed, Script, SleepScript, SleepSeen, Slept, Wake};
 use lab_wire::F64;
 use std::cell::{Cell, RefCell};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -21,51 +22,47 @@ const MAX_SLEEPS: u32 = 10_000;
 /// loop spins without sleeping.
 const MAX_READS: u64 = 1_000_000;
 
-struct ScriptClock {
-    bits: AtomicU64,
+/// The world's clock, its readings counted.
+struct Counted<'w> {
+    world: &'w ScriptedWorld,
     reads: AtomicU64,
 }
 
-impl ScriptClock {
-    fn get(&self) -> f64 {
-        f64::from_bits(self.bits.load(Ordering::SeqCst))
-    }
-}
-
-impl Clock for ScriptClock {
+impl Clock for Counted<'_> {
     fn now(&self) -> f64 {
         let reads = self.reads.fetch_add(1, Ordering::SeqCst) + 1;
         if reads > MAX_READS {
             std::panic::panic_any(Runaway(u32::try_from(reads).unwrap_or(u32::MAX)));
         }
-        self.get()
+        self.world.now()
     }
 }
 
-struct Flag {
-    on: Cell<bool>,
+/// The world's cancel flag, its polls counted.
+struct Flag<'w> {
+    world: &'w ScriptedWorld,
     polls: Cell<u64>,
 }
 
-impl Cancel for Flag {
+impl Cancel for Flag<'_> {
     fn is_cancelled(&self) -> bool {
         self.polls.set(self.polls.get() + 1);
         if self.polls.get() > MAX_READS {
             std::panic::panic_any(Runaway(u32::try_from(self.polls.get()).unwrap_or(u32::MAX)));
         }
-        self.on.get()
+        self.world.is_cancelled()
     }
 }
 
-struct ScriptSleeper<'w> {
-    script: &'w SleepScript,
-    clock: &'w ScriptClock,
-    flag: &'w Flag,
+/// The world's sleeper, its calls counted and its non-zero sleeps written
+/// down with the clock's reading after each.
+struct Watched<'w> {
+    world: ScriptedWorld,
     calls: u32,
     slept: &'w RefCell<Vec<Slept>>,
 }
 
-impl Sleeper for ScriptSleeper<'_> {
+impl Sleeper for Watched<'_> {
     fn sleep(&mut self, seconds: f64) {
         self.calls += 1;
         if self.calls > MAX_SLEEPS {
@@ -74,23 +71,25 @@ impl Sleeper for ScriptSleeper<'_> {
         if seconds == 0.0 {
             return; // sleeps of zero are ignored
         }
-        let n = self.slept.borrow().len() + 1;
-        let now = self.clock.get();
         // A negative or non-finite request (never a correct one) leaves the
         // clock where it is, but is recorded and uses up its wake.
-        let after = if seconds > 0.0 && seconds.is_finite() {
-            self.script.wake(n).after(now, seconds)
-        } else {
-            now
-        };
-        self.clock.bits.store(after.to_bits(), Ordering::SeqCst);
+        self.world.sleep(seconds);
         self.slept.borrow_mut().push(Slept {
             asked: F64(seconds),
-            after: F64(after),
+            after: F64(self.world.now()),
         });
-        if self.script.cancelled(n) {
-            self.flag.on.set(true);
-        }
+    }
+}
+
+/// A script's wake as the world's.
+fn wake(w: Wake) -> ScriptedWake {
+    match w {
+        Wake::Exact => ScriptedWake::Exact,
+        Wake::Early { moved } => ScriptedWake::Early { moved: moved.0 },
+        Wake::Frozen => ScriptedWake::Frozen,
+        Wake::Late { over } => ScriptedWake::Late { over: over.0 },
+        Wake::Back { by } => ScriptedWake::Back { by: by.0 },
+        Wake::Reads { t } => ScriptedWake::Reads { t: t.0 },
     }
 }
 
@@ -118,19 +117,23 @@ pub fn play(input: serde_json::Value) -> Result<serde_json::Value, String> {
 }
 
 fn play_sleep(script: &SleepScript) -> SleepSeen {
-    let clock = ScriptClock {
-        bits: AtomicU64::new(script.start.0.to_bits()),
+    let world =
+        ScriptedWorld::new(script.start.0).wakes(script.wakes.iter().copied().map(wake).collect());
+    let world = match script.cancel_after_sleeps {
+        Some(k) => world.cancel_after(k),
+        None => world,
+    };
+    let clock = Counted {
+        world: &world,
         reads: AtomicU64::new(0),
     };
     let flag = Flag {
-        on: Cell::new(script.cancelled(0)),
+        world: &world,
         polls: Cell::new(0),
     };
     let slept = RefCell::new(Vec::new());
-    let mut sleeper = ScriptSleeper {
-        script,
-        clock: &clock,
-        flag: &flag,
+    let mut sleeper = Watched {
+        world: world.clone(),
         calls: 0,
         slept: &slept,
     };

@@ -1,11 +1,13 @@
 //! Step 11's scripts and observations as a learner reads them (calls as
-//! Rust, runs as a compact timeline), and how two observations compare.
+//! Rust that builds the checker's world with `ScriptedWorld` and compiles
+//! pasted into a learner's test, runs as a compact timeline), and how two
+//! observations compare.
 
 use crate::catalog::{t, tr};
 use crate::show::float;
 use crate::suites::Observable;
 use lab_wire::scripts::s11::{
-    AdmitCall, Decision, Ending, Event, Handed, Observed, Parsed, Reason, Scenario, Script,
+    AdmitCall, Decision, Ending, Event, Handed, Observed, Parsed, Reason, Reply, Scenario, Script,
 };
 use serde_json::Value;
 
@@ -31,53 +33,108 @@ fn admit_call(c: &AdmitCall) -> String {
     )
 }
 
-/// The world of a scenario as comment lines, the policy, then the call.
-pub(crate) fn scenario(s: &Scenario) -> Vec<String> {
-    let mut lines = vec![
-        format!(
-            "// {}",
-            tr("11.show.clock", &[("start", &float(s.start.0))])
-        ),
-        format!("// {}", t("11.show.replies")),
-    ];
-    for (k, r) in s.replies.iter().enumerate() {
-        lines.push(format!(
-            "//   {}",
-            tr(
-                "11.show.reply",
-                &[
-                    ("k", &k),
-                    ("status", &r.status),
-                    ("fields", &format!("{:?}", r.retry_after)),
-                    ("received", &r.received_at),
-                    ("cost", &float(r.cost.0)),
-                ]
-            )
-        ));
+/// One line of Rust, with a comment after it when `note` is not empty.
+fn noted(code: String, note: String) -> String {
+    if note.is_empty() {
+        code
+    } else {
+        format!("{code} // {note}")
     }
-    lines.push(format!(
-        "//   {}",
-        tr(
-            "11.show.fallback",
-            &[
-                ("k", &s.replies.len()),
-                ("status", &s.fallback.status),
-                ("cost", &float(s.fallback.cost.0)),
-            ]
-        )
+}
+
+/// Adds `.wakes(vec![…])` to a world's builder, one wake a line, unless
+/// the wakes are all exact: exact wakes at the end say nothing the world
+/// does not do anyway.
+pub(crate) fn push_wakes(chain: &mut Vec<(String, String)>, wakes: &[String], note: &str) {
+    let exact = wakes
+        .iter()
+        .rev()
+        .take_while(|w| *w == "ScriptedWake::Exact")
+        .count();
+    let wakes = &wakes[..wakes.len() - exact];
+    if wakes.is_empty() {
+        return;
+    }
+    chain.push(("    .wakes(vec![".into(), note.into()));
+    for w in wakes {
+        chain.push((format!("        {w},"), String::new()));
+    }
+    chain.push(("    ])".into(), String::new()));
+}
+
+/// A builder's lines, `(code, comment)`, as one statement.
+pub(crate) fn statement(mut chain: Vec<(String, String)>) -> Vec<String> {
+    if let Some(last) = chain.last_mut() {
+        last.0.push(';');
+    }
+    chain.into_iter().map(|(c, n)| noted(c, n)).collect()
+}
+
+/// A reply as the `ScriptedReply` that plays it.
+fn scripted_reply(r: &Reply) -> String {
+    let fields: Vec<String> = r.retry_after.iter().map(|f| format!("{f:?}.into()")).collect();
+    format!(
+        "ScriptedReply {{ status: {}, retry_after: vec![{}], received_at: {}, body: {:?}.into(), takes: {} }}",
+        r.status,
+        fields.join(", "),
+        r.received_at,
+        r.body,
+        float(r.cost.0)
+    )
+}
+
+/// What tells step 11's world from `guarded_read`'s: the first line's
+/// comment, the wakes as Rust expressions (step 11's overruns, or step 12's
+/// wakes with the scripted panic) and how far each close moves the clock.
+pub(crate) struct Extra {
+    /// The first line's comment.
+    pub clock: String,
+    pub wakes: Vec<String>,
+    /// The comment on the wakes.
+    pub wakes_note: String,
+    pub closing: Vec<f64>,
+    /// The comment on the closes.
+    pub closing_note: String,
+}
+
+/// The Rust that builds a read's world with `ScriptedWorld` and makes the
+/// call (`call` names the function, `execute_admitted` or `guarded_read`),
+/// printing its result with `dbg!`.
+pub(crate) fn read_input(s: &Scenario, extra: &Extra, call: &str) -> Vec<String> {
+    // The builder's lines: (code, comment); the last one ends the statement.
+    let mut chain: Vec<(String, String)> = vec![(
+        format!("let world = ScriptedWorld::new({})", float(s.start.0)),
+        extra.clock.clone(),
+    )];
+    if !s.replies.is_empty() {
+        chain.push(("    .replies(vec![".into(), t("11.show.replies")));
+        for (k, r) in s.replies.iter().enumerate() {
+            chain.push((format!("        {},", scripted_reply(r)), format!("#{k}")));
+        }
+        chain.push(("    ])".into(), String::new()));
+    }
+    chain.push((
+        format!("    .later({})", scripted_reply(&s.fallback)),
+        tr("11.show.later", &[("k", &s.replies.len())]),
     ));
-    if !s.overrun.is_empty() && s.overrun.iter().any(|x| x.0 != 0.0) {
-        let list: Vec<String> = s.overrun.iter().map(|x| float(x.0)).collect();
-        lines.push(format!(
-            "// {}",
-            tr("11.show.overrun", &[("list", &list.join(", "))])
+    push_wakes(&mut chain, &extra.wakes, &extra.wakes_note);
+    if extra.closing.iter().any(|x| *x != 0.0) {
+        let list: Vec<String> = extra.closing.iter().map(|x| float(*x)).collect();
+        chain.push((
+            format!("    .closing(vec![{}])", list.join(", ")),
+            extra.closing_note.clone(),
         ));
     }
     match s.cancel_after {
-        Some(0) => lines.push(format!("// {}", t("11.show.cancel_now"))),
-        Some(n) => lines.push(format!("// {}", tr("11.show.cancel", &[("n", &n)]))),
+        Some(0) => chain.push(("    .cancel_after(0)".into(), t("11.show.cancel_now"))),
+        Some(n) => chain.push((
+            format!("    .cancel_after({n})"),
+            tr("11.show.cancel", &[("n", &n)]),
+        )),
         None => {}
     }
+    let mut lines = statement(chain);
+    lines.push("let (mut transport, clock, mut sleeper, cancel) = world.roles();".into());
     lines.push(format!(
         "let policy = Policy {{ limit: {}, min_gap: {}, reserve: {} }};",
         s.limit,
@@ -85,11 +142,34 @@ pub(crate) fn scenario(s: &Scenario) -> Vec<String> {
         float(s.reserve.0)
     ));
     lines.push(format!(
-        "execute_admitted({:?}, {}, policy, &mut transport, &clock, &mut sleeper, &cancel)",
+        "dbg!({call}({:?}, {}, policy, &mut transport, &clock, &mut sleeper, &cancel));",
         s.method,
         float(s.deadline.0)
     ));
     lines
+}
+
+/// Step 11's world: each non-zero sleep overruns by its scripted overrun.
+fn scenario(s: &Scenario) -> Vec<String> {
+    let wakes: Vec<String> = s
+        .overrun
+        .iter()
+        .map(|x| {
+            if x.0 == 0.0 {
+                "ScriptedWake::Exact".to_string()
+            } else {
+                format!("ScriptedWake::Late {{ over: {} }}", float(x.0))
+            }
+        })
+        .collect();
+    let extra = Extra {
+        clock: tr("11.show.clock", &[("start", &float(s.start.0))]),
+        wakes,
+        wakes_note: t("11.show.wakes"),
+        closing: Vec::new(),
+        closing_note: String::new(),
+    };
+    read_input(s, &extra, "execute_admitted")
 }
 
 /// The script as the Rust a learner would write to replay it.

@@ -1,9 +1,10 @@
-//! Step 12's scripts and observations as a learner reads them (Rust-like
-//! lines, a timeline), and how two observations compare.
+//! Step 12's scripts and observations as a learner reads them (Rust that
+//! builds the checker's world with `ScriptedWorld`, a timeline), and how two
+//! observations compare.
 
 use crate::catalog::{t, tr};
 use crate::show::float;
-use crate::suites::s11::view::{same_run, scenario, show_run};
+use crate::suites::s11::view::{push_wakes, read_input, same_run, show_run, statement, Extra};
 use crate::suites::Observable;
 use lab_wire::scripts::s12::{
     Ending, Guarded, GuardedSeen, Observed, Script, SleepScript, SleepSeen, Wake,
@@ -69,29 +70,20 @@ impl Observable for SleepSeen {
     }
 }
 
-fn ordinal(n: usize) -> String {
-    let suffix = match (n % 10, n % 100) {
-        (1, 11) | (2, 12) | (3, 13) => "th",
-        (1, _) => "st",
-        (2, _) => "nd",
-        (3, _) => "rd",
-        _ => "th",
-    };
-    format!("{n}{suffix}")
-}
-
-fn wake_text(w: Wake) -> String {
+/// A wake as the `ScriptedWake` that plays it.
+fn wake_rust(w: Wake) -> String {
     match w {
-        Wake::Exact => "clock.advance(s)".into(),
-        Wake::Early { moved } => format!("clock.advance({})", float(moved.0)),
-        Wake::Frozen => "{} // the clock does not move".into(),
-        Wake::Late { over } => format!("clock.advance(s + {})", float(over.0)),
-        Wake::Back { by } => format!("clock.advance(-{})", float(by.0)),
-        Wake::Reads { t } => format!("clock.set({})", float(t.0)),
+        Wake::Exact => "ScriptedWake::Exact".into(),
+        Wake::Early { moved } => format!("ScriptedWake::Early {{ moved: {} }}", float(moved.0)),
+        Wake::Frozen => "ScriptedWake::Frozen".into(),
+        Wake::Late { over } => format!("ScriptedWake::Late {{ over: {} }}", float(over.0)),
+        Wake::Back { by } => format!("ScriptedWake::Back {{ by: {} }}", float(by.0)),
+        Wake::Reads { t } => format!("ScriptedWake::Reads {{ t: {} }}", float(t.0)),
     }
 }
 
-/// The script as Rust-like lines.
+/// The script as Rust that builds the checker's world with `ScriptedWorld`
+/// and compiles pasted into a learner's test (the result printed with `dbg!`).
 pub fn show_input(input: &Value) -> String {
     match super::super::read::<Script>(input) {
         Some(Script::SleepAtLeast(s)) => sleep_input(&s),
@@ -100,66 +92,49 @@ pub fn show_input(input: &Value) -> String {
     }
 }
 
-/// A `guarded_read` script: step 11's world (its first line replaced, as
-/// closes may move this clock), what each sleep and close does, the call.
+/// A `guarded_read` script: step 11's world, with the wakes of the whole
+/// read (the scripted panic in its place) and the time closes take.
 fn guarded_input(g: &Guarded) -> String {
-    let mut lines = scenario(&g.read);
-    let call = lines.pop().unwrap_or_default();
-    let policy = lines.pop().unwrap_or_default();
-    lines[0] = format!(
-        "// {}",
-        tr("12.show.clock", &[("start", &float(g.read.start.0))])
-    );
-    lines.push(format!("// {}", t("12.show.sleeps")));
-    for (i, w) in g.wakes.iter().enumerate() {
-        lines.push(format!("//   {} sleep: {}", ordinal(i + 1), wake_text(*w)));
-    }
-    lines.push(if g.wakes.is_empty() {
-        "//   every sleep: clock.advance(s)".into()
-    } else {
-        "//   later sleeps: clock.advance(s)".into()
-    });
-    for (k, x) in g.closing.iter().enumerate() {
-        if x.0 != 0.0 {
-            lines.push(format!(
-                "// {}",
-                tr("12.show.closing", &[("k", &k), ("by", &float(x.0))])
-            ));
+    let mut wakes: Vec<String> = g.wakes.iter().map(|w| wake_rust(*w)).collect();
+    // Sleeps are counted from 1: a panic at sleep 0 never happens.
+    if let Some(n) = g.sleeper_panics.filter(|&n| n > 0) {
+        let n = n as usize;
+        if wakes.len() < n {
+            wakes.resize(n, wake_rust(Wake::Exact));
         }
+        wakes[n - 1] = "ScriptedWake::Panics".into();
     }
-    if let Some(n) = g.sleeper_panics {
-        lines.push(format!("// {}", tr("12.show.panics", &[("n", &n)])));
-    }
-    lines.push(policy);
-    lines.push(call.replacen("execute_admitted(", "guarded_read(", 1));
-    lines.join("\n")
+    let extra = Extra {
+        clock: tr("12.show.clock", &[("start", &float(g.read.start.0))]),
+        wakes,
+        wakes_note: t("12.show.sleeps"),
+        closing: g.closing.iter().map(|x| x.0).collect(),
+        closing_note: t("12.show.closing"),
+    };
+    read_input(&g.read, &extra, "guarded_read").join("\n")
 }
 
-/// A `sleep_at_least` script: the clock, what each `sleep(s)` does to it,
-/// the cancel flag, and the call.
+/// A `sleep_at_least` script: the clock, what each non-zero sleep does to
+/// it, the cancel flag, and the call.
 fn sleep_input(s: &SleepScript) -> String {
-    let mut lines = vec![
-        format!("let clock = ManualClock::new({});", float(s.start.0)),
-        "// sleeper.sleep(s) moves the clock (sleeps of zero are ignored):".into(),
-    ];
-    for (i, w) in s.wakes.iter().enumerate() {
-        lines.push(format!("//   {} sleep: {}", ordinal(i + 1), wake_text(*w)));
+    let mut chain = vec![(
+        format!("let world = ScriptedWorld::new({})", float(s.start.0)),
+        tr("12.show.sleep_clock", &[("start", &float(s.start.0))]),
+    )];
+    let wakes: Vec<String> = s.wakes.iter().map(|w| wake_rust(*w)).collect();
+    push_wakes(&mut chain, &wakes, &t("12.show.wakes"));
+    match s.cancel_after_sleeps {
+        None => {}
+        Some(0) => chain.push(("    .cancel_after(0)".into(), t("11.show.cancel_now"))),
+        Some(k) => chain.push((
+            format!("    .cancel_after({k})"),
+            tr("12.show.cancel", &[("n", &k)]),
+        )),
     }
-    lines.push(if s.wakes.is_empty() {
-        "//   every sleep: clock.advance(s)".into()
-    } else {
-        "//   later sleeps: clock.advance(s)".into()
-    });
-    lines.push(match s.cancel_after_sleeps {
-        None => "// cancel.is_cancelled(): always false".into(),
-        Some(0) => "// cancel.is_cancelled(): true from the start".into(),
-        Some(k) => format!(
-            "// cancel.is_cancelled(): true once {k} sleep{} returned",
-            if k == 1 { " has" } else { "s have" }
-        ),
-    });
+    let mut lines = statement(chain);
+    lines.push("let (_, clock, mut sleeper, cancel) = world.roles();".into());
     lines.push(format!(
-        "sleep_at_least({}, {}, &clock, &mut sleeper, &cancel)",
+        "dbg!(sleep_at_least({}, {}, &clock, &mut sleeper, &cancel));",
         float(s.wait.0),
         float(s.deadline.0)
     ));
@@ -202,8 +177,12 @@ mod tests {
             "clock 10.0\nsleep(1.0) → clock 10.25\nsleep(0.75) → clock 11.0\nOk(())"
         );
         let input = show_input(&serde_json::to_value(Script::SleepAtLeast(s)).unwrap());
-        assert!(input.contains("1st sleep: clock.advance(0.25)"), "{input}");
-        assert!(input.contains("sleep_at_least(1.0, 20.0,"), "{input}");
+        assert!(
+            input.contains("ScriptedWorld::new(10.0)")
+                && input.contains("ScriptedWake::Early { moved: 0.25 },")
+                && input.ends_with("dbg!(sleep_at_least(1.0, 20.0, &clock, &mut sleeper, &cancel));"),
+            "{input}"
+        );
     }
 
     #[test]

@@ -143,13 +143,21 @@ fn answer_short(a: &Answer) -> String {
     }
 }
 
-fn gate_op_rust(op: &GateOp, acquires: &mut usize) -> String {
+/// One op as Rust; `dropped` lists the passes dropped so far (dropping one
+/// again does nothing, and would not compile: it is a comment).
+fn gate_op_rust(op: &GateOp, acquires: &mut usize, dropped: &mut Vec<usize>) -> String {
     match op {
         GateOp::Acquire => {
             *acquires += 1;
             format!("let p{} = gate.try_acquire();", *acquires - 1)
         }
-        GateOp::Drop { pass } => format!("drop(p{pass});"),
+        GateOp::Drop { pass } if dropped.contains(pass) => {
+            format!("// {}", tr("13.show.dropped_again", &[("pass", pass)]))
+        }
+        GateOp::Drop { pass } => {
+            dropped.push(*pass);
+            format!("drop(p{pass});")
+        }
         GateOp::PanicHolding => {
             "let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| { let _p = gate.try_acquire(); panic!() }));".into()
         }
@@ -197,8 +205,12 @@ pub(super) fn show_input(input: &Value) -> String {
                 return format!("dbg!(Gate::new({}).is_err());", s.capacity);
             }
             let mut lines = vec![format!("let gate = Gate::new({}).unwrap();", s.capacity)];
-            let mut acquires = 0;
-            lines.extend(s.ops.iter().map(|op| gate_op_rust(op, &mut acquires)));
+            let (mut acquires, mut dropped) = (0, Vec::new());
+            lines.extend(
+                s.ops
+                    .iter()
+                    .map(|op| gate_op_rust(op, &mut acquires, &mut dropped)),
+            );
             lines.join("\n")
         }
         Script::FanOut(s) => {
