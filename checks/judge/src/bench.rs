@@ -140,13 +140,20 @@ fn side_by_side(
 /// `git archive`) under `under`.
 fn checkout(root: &Path, rev: &str, under: &Path) -> Result<PathBuf, String> {
     let commit = Command::new("git")
-        .args(["rev-parse", "--verify", "--quiet", &format!("{rev}^{{commit}}")])
+        .args([
+            "rev-parse",
+            "--verify",
+            "--quiet",
+            &format!("{rev}^{{commit}}"),
+        ])
         .current_dir(root)
         .output()
         .map_err(|e| format!("git: {e}"))?;
     let commit = String::from_utf8_lossy(&commit.stdout).trim().to_string();
     if commit.is_empty() {
-        return Err(format!("--baseline {rev}: no such commit in this repository"));
+        return Err(format!(
+            "--baseline {rev}: no such commit in this repository"
+        ));
     }
     let dir = under.join(&commit);
     if !dir.join("lab.sh").is_file() {
@@ -250,7 +257,9 @@ fn measure(root: &Path, args: &BenchArgs) -> Result<Vec<Figure>, String> {
         kit.lab(&["check"])?;
     }
     let lib = ["lib.rs"];
-    let a = side_by_side(&kits, runs, |k| k.after_touching(&lib, "lab", &["check", "03"]))?;
+    let a = side_by_side(&kits, runs, |k| {
+        k.after_touching(&lib, "lab", &["check", "03"])
+    })?;
     let b = side_by_side(&kits, runs, |k| k.after_touching(&lib, "lab", &["check"]))?;
     let c = side_by_side(&kits, runs, |k| {
         k.after_touching(&lib, "cargo", &["build", "--quiet", "-p", "lab-runner"])
@@ -290,7 +299,11 @@ fn measure(root: &Path, args: &BenchArgs) -> Result<Vec<Figure>, String> {
         grade(kit, false)?; // warm the two grading slots
     }
     let d_secs = side_by_side(&kits, runs.min(3), |k| grade(k, false))?;
-    let per_min = |secs: &[f64]| secs.iter().map(|s| count as f64 * 60.0 / s).collect::<Vec<_>>();
+    let per_min = |secs: &[f64]| {
+        secs.iter()
+            .map(|s| count as f64 * 60.0 / s)
+            .collect::<Vec<_>>()
+    };
     // The same three without the jail: what confinement costs.
     let a_off = side_by_side(&kits, runs, |k| {
         k.after_touching(&lib, "lab", &["check", "03", "--unsandboxed"])
@@ -303,10 +316,7 @@ fn measure(root: &Path, args: &BenchArgs) -> Result<Vec<Figure>, String> {
     let e = if args.quick {
         None
     } else {
-        let sources: Vec<PathBuf> = kits
-            .iter()
-            .map(|k| k.dir.clone())
-            .collect();
+        let sources: Vec<PathBuf> = kits.iter().map(|k| k.dir.clone()).collect();
         let mut seconds = Vec::new();
         for (i, source) in sources.iter().enumerate() {
             let fresh = work.path().join(format!("fresh-{i}"));
@@ -343,16 +353,29 @@ fn measure(root: &Path, args: &BenchArgs) -> Result<Vec<Figure>, String> {
     }
     let advanced = ["advanced.rs"];
     let both = ["lib.rs", "advanced.rs"];
-    let g = side_by_side(&kits, runs, |k| k.after_touching(&advanced, "lab", &["check", "10"]))?;
+    let g = side_by_side(&kits, runs, |k| {
+        k.after_touching(&advanced, "lab", &["check", "10"])
+    })?;
     let g_floor = side_by_side(&kits, runs, |k| {
-        k.after_touching(&advanced, "cargo", &["build", "--quiet", "-p", "lab-runner-advanced"])
+        k.after_touching(
+            &advanced,
+            "cargo",
+            &["build", "--quiet", "-p", "lab-runner-advanced"],
+        )
     })?;
     let h = side_by_side(&kits, runs, |k| k.after_touching(&both, "lab", &["check"]))?;
     let h_floor = side_by_side(&kits, runs, |k| {
         k.after_touching(
             &both,
             "cargo",
-            &["build", "--quiet", "-p", "lab-runner", "-p", "lab-runner-advanced"],
+            &[
+                "build",
+                "--quiet",
+                "-p",
+                "lab-runner",
+                "-p",
+                "lab-runner-advanced",
+            ],
         )
     })?;
 
@@ -373,7 +396,11 @@ fn measure(root: &Path, args: &BenchArgs) -> Result<Vec<Figure>, String> {
         format!("{:.2} × (c), target ≤ 1.5 ×", b1 / c1),
         b1 / c1 <= 1.5,
     );
-    row(figure("(c) floor: rebuild crate + runner", &c, "s"), "-".into(), true);
+    row(
+        figure("(c) floor: rebuild crate + runner", &c, "s"),
+        "-".into(),
+        true,
+    );
     let d = per_min(&d_secs);
     row(
         figure(format!("(d) grading {count} with --jobs 2"), &d, "/min"),
@@ -391,7 +418,11 @@ fn measure(root: &Path, args: &BenchArgs) -> Result<Vec<Figure>, String> {
         true,
     );
     row(
-        figure(format!("(d′) grading {count}, --unsandboxed"), &per_min(&d_off_secs), "/min"),
+        figure(
+            format!("(d′) grading {count}, --unsandboxed"),
+            &per_min(&d_off_secs),
+            "/min",
+        ),
         format!("jailed / unjailed {:.2} ×", d_secs[last] / d_off_secs[last]),
         true,
     );
@@ -402,7 +433,11 @@ fn measure(root: &Path, args: &BenchArgs) -> Result<Vec<Figure>, String> {
             e[last] <= 90.0,
         ),
         None => row(
-            figure("(e) cold start to first verdict", &vec![f64::NAN; kits.len()], "s"),
+            figure(
+                "(e) cold start to first verdict",
+                &vec![f64::NAN; kits.len()],
+                "s",
+            ),
             "skipped (--quick)".into(),
             true,
         ),
@@ -521,13 +556,25 @@ mod tests {
         let rate = figure("(d) y", &[200.0, 400.0], "/min");
         let text = table(&[a, rate], Some("144b944"));
         let lines: Vec<&str> = text.lines().collect();
-        assert!(lines[0].contains("at 144b944") && lines[0].contains("now"), "{text}");
-        assert!(lines[1].contains("0.50 s") && lines[1].contains("0.25 s"), "{text}");
+        assert!(
+            lines[0].contains("at 144b944") && lines[0].contains("now"),
+            "{text}"
+        );
+        assert!(
+            lines[1].contains("0.50 s") && lines[1].contains("0.25 s"),
+            "{text}"
+        );
         assert!(lines[1].ends_with("0.50 ×"), "{text}");
-        assert!(lines[2].contains("200.0 /min") && lines[2].ends_with("2.00 ×"), "{text}");
+        assert!(
+            lines[2].contains("200.0 /min") && lines[2].ends_with("2.00 ×"),
+            "{text}"
+        );
         // Alone: one value and its note.
         let alone = table(&[figure("(c) z", &[0.3], "s")], None);
-        assert!(alone.lines().nth(1).unwrap().contains("0.30 s  "), "{alone}");
+        assert!(
+            alone.lines().nth(1).unwrap().contains("0.30 s  "),
+            "{alone}"
+        );
     }
 
     #[test]
