@@ -15,9 +15,10 @@ for v in "${LANG:-}" "${LAB_LANG:-}"; do
 done
 prev=
 for a in "$@"; do
-  if [ "$prev" = --lang ]; then
-    case "$a" in [zZ][hH]*) lang=zh ;; [eE][nN]*) lang=en ;; esac
-  fi
+  v=
+  if [ "$prev" = --lang ]; then v=$a; fi
+  case "$a" in --lang=*) v=${a#--lang=} ;; esac
+  case "$v" in [zZ][hH]*) lang=zh ;; [eE][nN]*) lang=en ;; esac
   prev=$a
 done
 say() { awk -F '\t' -v l="$lang" -v k="$1" '$1 == l && $2 == k { print $3; exit }' fixtures/i18n/shell.txt >&2; }
@@ -61,6 +62,9 @@ esac
 if [ "$selftest" = no ] && [ "${1:-}" = "--lang" ] && [ "${3:-}" = "selftest" ]; then
   selftest=yes; set -- "$1" "$2" "${@:4}"
 fi
+case "$selftest ${1:-} ${2:-}" in
+  "no --lang="*" selftest") selftest=yes; set -- "$1" "${@:3}" ;;
+esac
 if [ "$selftest" = yes ]; then
   # `selftest --help` prints the command's options and runs nothing.
   for a in "$@"; do

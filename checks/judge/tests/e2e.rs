@@ -950,6 +950,18 @@ fn a_handout_builds_and_its_checks_fail_on_the_stubs() {
         "selftest needs the instructor's kit: {}{}",
         r.stdout, r.stderr
     );
+    // The language asked for in either spelling, before the command too.
+    for lang in [&["--lang", "zh"][..], &["--lang=zh"]] {
+        let mut words = lang.to_vec();
+        words.push("selftest");
+        let r = run(&handout, "lab.sh", &words, QUICK);
+        assert_eq!(r.code, 2, "{words:?}: {}{}", r.stdout, r.stderr);
+        assert!(
+            r.stderr.contains("需要 solutions/"),
+            "{words:?}: {}",
+            r.stderr
+        );
+    }
 }
 
 #[test]
