@@ -72,7 +72,10 @@ fn scenario_text(s: &Scenario) -> String {
         out.push("    if d.is_finite() && d > 0.0 { now.set(now.get() + d + extra) }".into());
         out.push("};".into());
     } else {
-        out.push("let mut sleep = |d: f64| if d.is_finite() && d > 0.0 { now.set(now.get() + d) };".into());
+        out.push(
+            "let mut sleep = |d: f64| if d.is_finite() && d > 0.0 { now.set(now.get() + d) };"
+                .into(),
+        );
     }
     out.push(format!(
         "let mut fractions = vec![{}].into_iter(); {}",
@@ -87,7 +90,9 @@ fn scenario_text(s: &Scenario) -> String {
         float(s.timeout.0),
         s.maximum
     ));
-    out.push("dbg!(execute(&mut send, &mut clock, &mut sleep, options, &mut random_fraction));".into());
+    out.push(
+        "dbg!(execute(&mut send, &mut clock, &mut sleep, options, &mut random_fraction));".into(),
+    );
     out.join("\n")
 }
 

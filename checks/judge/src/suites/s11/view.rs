@@ -72,7 +72,11 @@ pub(crate) fn statement(mut chain: Vec<(String, String)>) -> Vec<String> {
 
 /// A reply as the `ScriptedReply` that plays it.
 fn scripted_reply(r: &Reply) -> String {
-    let fields: Vec<String> = r.retry_after.iter().map(|f| format!("{f:?}.into()")).collect();
+    let fields: Vec<String> = r
+        .retry_after
+        .iter()
+        .map(|f| format!("{f:?}.into()"))
+        .collect();
     format!(
         "ScriptedReply {{ status: {}, retry_after: vec![{}], received_at: {}, body: {:?}.into(), takes: {} }}",
         r.status,

@@ -180,7 +180,8 @@ mod tests {
         assert!(
             input.contains("ScriptedWorld::new(10.0)")
                 && input.contains("ScriptedWake::Early { moved: 0.25 },")
-                && input.ends_with("dbg!(sleep_at_least(1.0, 20.0, &clock, &mut sleeper, &cancel));"),
+                && input
+                    .ends_with("dbg!(sleep_at_least(1.0, 20.0, &clock, &mut sleeper, &cancel));"),
             "{input}"
         );
     }
