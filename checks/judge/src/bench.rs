@@ -128,12 +128,27 @@ fn side_by_side(
     one: impl Fn(&Kit) -> Result<f64, String>,
 ) -> Result<Vec<f64>, String> {
     let mut xs = vec![Vec::new(); kits.len()];
+    // A baseline that cannot take a measurement (an older kit without an
+    // option) shows `-` for it; this kit must take every one.
+    let mut unable = vec![false; kits.len()];
+    let last = kits.len() - 1;
     for _ in 0..runs {
         for (i, kit) in kits.iter().enumerate() {
-            xs[i].push(one(kit)?);
+            if unable[i] {
+                continue;
+            }
+            match one(kit) {
+                Ok(x) => xs[i].push(x),
+                Err(e) if i == last => return Err(e),
+                Err(_) => unable[i] = true,
+            }
         }
     }
-    Ok(xs.into_iter().map(median).collect())
+    Ok(xs
+        .into_iter()
+        .zip(unable)
+        .map(|(x, unable)| if unable { f64::NAN } else { median(x) })
+        .collect())
 }
 
 /// The kit at git commit `rev` of the repository at `root`, unpacked (with
@@ -295,8 +310,13 @@ fn measure(root: &Path, args: &BenchArgs) -> Result<Vec<Figure>, String> {
         let all = grade_args(k, off);
         k.lab(&all.iter().map(String::as_str).collect::<Vec<_>>())
     };
-    for kit in &kits {
-        grade(kit, false)?; // warm the two grading slots
+    for (i, kit) in kits.iter().enumerate() {
+        // Warms the two grading slots.
+        if let Err(e) = grade(kit, false) {
+            if i == last {
+                return Err(e);
+            }
+        }
     }
     let d_secs = side_by_side(&kits, runs.min(3), |k| grade(k, false))?;
     let per_min = |secs: &[f64]| {
