@@ -581,6 +581,21 @@ fn listed_exceptions(root: &Path) -> Vec<String> {
         .collect()
 }
 
+/// A track's mutants, and those of them whose first failure shown is not
+/// under the clause their header names.
+fn track_mutants(findings: &[Finding], advanced: bool) -> (Vec<&Finding>, Vec<&Finding>) {
+    let mutants: Vec<&Finding> = findings
+        .iter()
+        .filter(|f| f.kind == "mutant" && f.name.starts_with("advanced/") == advanced)
+        .collect();
+    let elsewhere = mutants
+        .iter()
+        .copied()
+        .filter(|f| f.first.is_none() || f.first != f.caught_by)
+        .collect();
+    (mutants, elsewhere)
+}
+
 /// Per track, whether enough mutants show their first failure under their
 /// named clause and every one that does not is listed with a reason; one
 /// finding per track.
@@ -589,18 +604,11 @@ fn first_failure_findings(root: &Path, findings: &[Finding]) -> Vec<Finding> {
     let mut out = Vec::new();
     for advanced in [false, true] {
         let track = if advanced { "advanced" } else { "core" };
-        let mutants: Vec<&Finding> = findings
-            .iter()
-            .filter(|f| f.kind == "mutant" && f.name.starts_with("advanced/") == advanced)
-            .collect();
+        let (mutants, elsewhere) = track_mutants(findings, advanced);
         if mutants.is_empty() {
             continue;
         }
-        let elsewhere: Vec<&str> = mutants
-            .iter()
-            .filter(|f| f.first.is_none() || f.first != f.caught_by)
-            .map(|f| f.name.as_str())
-            .collect();
+        let elsewhere: Vec<&str> = elsewhere.iter().map(|f| f.name.as_str()).collect();
         let under = mutants.len() - elsewhere.len();
         let share = under as f64 / mutants.len() as f64;
         let unlisted: Vec<&str> = elsewhere
@@ -637,17 +645,10 @@ fn first_failure_findings(root: &Path, findings: &[Finding]) -> Vec<Finding> {
 fn first_failures(findings: &[Finding]) {
     println!("first failure shown under the named clause:");
     for advanced in [false, true] {
-        let mutants: Vec<&Finding> = findings
-            .iter()
-            .filter(|f| f.kind == "mutant" && f.name.starts_with("advanced/") == advanced)
-            .collect();
+        let (mutants, elsewhere) = track_mutants(findings, advanced);
         if mutants.is_empty() {
             continue;
         }
-        let elsewhere: Vec<&&Finding> = mutants
-            .iter()
-            .filter(|f| f.first.is_none() || f.first != f.caught_by)
-            .collect();
         let under = mutants.len() - elsewhere.len();
         println!(
             "  {}: {under}/{} ({:.1} %)",
