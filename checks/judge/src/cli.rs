@@ -32,7 +32,34 @@ pub struct CheckArgs {
     /// The subject's advanced.rs, when it is not in the subject's folder.
     pub advanced: Option<PathBuf>,
     /// How the trials are printed (watch prints passes as dots).
-    pub console: crate::console::Options,
+    pub console: Console,
+}
+
+/// How a check prints its trials (see `console::report`).
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Console {
+    /// Colour or not; `None`: on a terminal unless `NO_COLOR` says no.
+    pub colour: Option<bool>,
+    /// A dot for each passing trial (libtest's terse format), so that the
+    /// first failure comes first.
+    pub terse: bool,
+}
+
+impl Console {
+    /// Colour on the standard output as it is now.
+    pub fn colour_wanted() -> bool {
+        use std::io::IsTerminal;
+        colour_allowed(
+            std::env::var_os("NO_COLOR").as_deref(),
+            std::io::stdout().is_terminal(),
+        )
+    }
+}
+
+/// Colour on a terminal unless `NO_COLOR` holds a value: an empty
+/// `NO_COLOR=` does not turn it off (no-color.org).
+fn colour_allowed(no_color: Option<&std::ffi::OsStr>, terminal: bool) -> bool {
+    terminal && no_color.is_none_or(|v| v.is_empty())
 }
 
 /// `lab.sh try`'s arguments.
@@ -482,7 +509,7 @@ fn read_check(m: &ArgMatches) -> Result<CheckArgs, String> {
         limits: read_limits(m),
         subject,
         advanced,
-        console: crate::console::Options::default(),
+        console: Console::default(),
     })
 }
 
@@ -871,6 +898,15 @@ fn one_line(e: &clap::Error, args: &[String]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_a_non_empty_no_color_turns_colour_off() {
+        use std::ffi::OsStr;
+        assert!(colour_allowed(None, true));
+        assert!(colour_allowed(Some(OsStr::new("")), true));
+        assert!(!colour_allowed(Some(OsStr::new("1")), true));
+        assert!(!colour_allowed(None, false));
+    }
 
     fn args(s: &str) -> Vec<String> {
         s.split_whitespace().map(String::from).collect()

@@ -2,12 +2,12 @@
 //! shape, then a plain `N passed, M failed` line.
 
 use crate::catalog::{t, tr};
+use crate::cli::Console;
 use crate::evaluate::StepResult;
 use crate::limits::Limits;
 use crate::render;
 use crate::verdict::ClauseVerdict;
 use libtest_mimic::{Arguments, Failed, Trial};
-use std::io::IsTerminal;
 
 /// The trial name of a clause, e.g. `04 backoff :: rejects attempt above 30`.
 pub fn trial_name(step: &str, function: &str, key: &str) -> String {
@@ -120,35 +120,12 @@ pub fn failure_text(result: &StepResult, clause: usize, limits: &Limits) -> Opti
     }
 }
 
-/// How the trials are printed.
-#[derive(Debug, Clone, Copy, Default, PartialEq)]
-pub struct Options {
-    /// Colour or not; `None`: on a terminal unless `NO_COLOR` says no.
-    pub colour: Option<bool>,
-    /// A dot for each passing trial (libtest's terse format), so that the
-    /// first failure comes first.
-    pub terse: bool,
-}
-
-pub fn colour_wanted() -> bool {
-    colour_allowed(
-        std::env::var_os("NO_COLOR").as_deref(),
-        std::io::stdout().is_terminal(),
-    )
-}
-
-/// Colour on a terminal unless `NO_COLOR` holds a value: an empty
-/// `NO_COLOR=` does not turn it off (no-color.org).
-fn colour_allowed(no_color: Option<&std::ffi::OsStr>, terminal: bool) -> bool {
-    terminal && no_color.is_none_or(|v| v.is_empty())
-}
-
 /// Prints the trials; returns (passed, failed, steps not started). A step
 /// not started is one line after libtest's report, not a trial (libtest
 /// would call a run of only those "ok"), and a step that waits for another
 /// step's stub is one failed trial, not one per clause, so that a first
 /// check on the stubs, or one after a `reset`, fits on a screen.
-pub fn report(results: &[StepResult], limits: &Limits, options: Options) -> (u64, u64, u64) {
+pub fn report(results: &[StepResult], limits: &Limits, options: Console) -> (u64, u64, u64) {
     let mut named: Vec<(String, Option<String>)> = Vec::new();
     let mut not_started = Vec::new();
     for result in results {
@@ -195,7 +172,7 @@ pub fn report(results: &[StepResult], limits: &Limits, options: Options) -> (u64
     let args = Arguments {
         test_threads: Some(1),
         quiet: options.terse,
-        color: Some(if options.colour.unwrap_or_else(colour_wanted) {
+        color: Some(if options.colour.unwrap_or_else(Console::colour_wanted) {
             libtest_mimic::ColorSetting::Always
         } else {
             libtest_mimic::ColorSetting::Never
@@ -286,8 +263,6 @@ mod tests {
         let english = vec!["01 a :: true".to_string(), "02 bb :: no".to_string()];
         assert_eq!(super::aligned(english.clone()), english);
     }
-    use std::ffi::OsStr;
-
     #[test]
     fn a_later_failing_clause_of_any_step_is_told_as_part_of_the_first_ones_story() {
         // Step 04 is a pure function, not a scripted world.
@@ -319,13 +294,5 @@ mod tests {
         assert!(also.contains(&name), "{also}");
         assert!(also.contains("backoff("), "the input is named: {also}");
         assert_eq!(also.lines().count(), 1, "{also}");
-    }
-
-    #[test]
-    fn only_a_non_empty_no_color_turns_colour_off() {
-        assert!(colour_allowed(None, true));
-        assert!(colour_allowed(Some(OsStr::new("")), true));
-        assert!(!colour_allowed(Some(OsStr::new("1")), true));
-        assert!(!colour_allowed(None, false));
     }
 }

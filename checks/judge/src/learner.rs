@@ -184,8 +184,8 @@ pub fn watch(root: &Path, args: &CheckArgs, max_checks: Option<usize>) -> u8 {
         ];
         args.steps_given = true;
     }
-    args.console = crate::console::Options {
-        colour: Some(crate::console::colour_wanted()),
+    args.console = crate::cli::Console {
+        colour: Some(crate::cli::Console::colour_wanted()),
         terse: true,
     };
     let keys = crate::keys::Keys::start();
