@@ -293,12 +293,13 @@ fn check_with(
     } else {
         None
     };
-    if let Some(rows) = rows {
-        if let Ok((code, report)) = crate::screen::captured(|| crate::check::run(root, &args)) {
-            return (code, Some((report, rows)));
-        }
-    }
-    (crate::check::run(root, &args), None)
+    let Some(rows) = rows else {
+        return (crate::check::run(root, &args), None);
+    };
+    // The check runs once, captured when it can be (else it printed as
+    // usual; a capture that cannot be read back is lost, the footer stays).
+    let (code, report) = crate::screen::captured(|| crate::check::run(root, &args));
+    (code, report.map(|r| (r, rows)))
 }
 
 /// The steps whose last check passed (advanced ones only with `advanced`).

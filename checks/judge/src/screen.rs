@@ -13,31 +13,47 @@ pub fn rows() -> Option<usize> {
     (ok && size.ws_row > 0).then_some(usize::from(size.ws_row))
 }
 
-/// Runs `f` with standard output going to an unnamed file of the judge's,
-/// and gives back what it printed. Standard error is left alone, so lines
-/// said while a step runs (a case that hit its limit) appear at once.
-pub fn captured<R>(f: impl FnOnce() -> R) -> std::io::Result<(R, String)> {
-    let mut file = tempfile::tempfile()?;
-    std::io::stdout().flush()?;
-    // SAFETY: plain descriptor calls on descriptors this process owns;
-    // standard output is put back before returning.
-    let saved = unsafe { libc::dup(libc::STDOUT_FILENO) };
-    if saved < 0 {
-        return Err(std::io::Error::last_os_error());
-    }
-    unsafe { libc::dup2(file.as_raw_fd(), libc::STDOUT_FILENO) };
+/// Runs `f` once, with standard output going to an unnamed file of the
+/// judge's, and gives back what it printed. Standard error is left alone,
+/// so lines said while a step runs (a case that hit its limit) appear at
+/// once. `None` in place of the text: it could not be captured (then `f`
+/// printed as usual, or its text could not be read back).
+pub fn captured<R>(f: impl FnOnce() -> R) -> (R, Option<String>) {
+    let Some((mut file, saved)) = redirect() else {
+        return (f(), None);
+    };
     let result = f();
     let _ = std::io::stdout().flush();
+    // SAFETY: puts back the standard output `redirect` saved, and closes
+    // the copy; both descriptors are this process's own.
     unsafe {
         libc::dup2(saved, libc::STDOUT_FILENO);
         libc::close(saved);
     }
-    let mut text = String::new();
-    file.rewind()?;
     let mut bytes = Vec::new();
-    file.read_to_end(&mut bytes)?;
-    text.push_str(&String::from_utf8_lossy(&bytes));
-    Ok((result, text))
+    let text = file
+        .rewind()
+        .and_then(|()| file.read_to_end(&mut bytes))
+        .ok()
+        .map(|_| String::from_utf8_lossy(&bytes).into_owned());
+    (result, text)
+}
+
+/// Points standard output at a new unnamed file; returns it and a copy of
+/// the standard output it replaced.
+fn redirect() -> Option<(std::fs::File, i32)> {
+    let file = tempfile::tempfile().ok()?;
+    std::io::stdout().flush().ok()?;
+    // SAFETY: plain descriptor calls on descriptors this process owns.
+    let saved = unsafe { libc::dup(libc::STDOUT_FILENO) };
+    if saved < 0 {
+        return None;
+    }
+    if unsafe { libc::dup2(file.as_raw_fd(), libc::STDOUT_FILENO) } < 0 {
+        unsafe { libc::close(saved) };
+        return None;
+    }
+    Some((file, saved))
 }
 
 /// `text` cut to `rows` lines: its first lines, a line `cut` saying how
@@ -88,8 +104,7 @@ mod tests {
             writeln!(out, "first").unwrap();
             write!(out, "second").unwrap();
             7
-        })
-        .unwrap();
-        assert_eq!((value, text.as_str()), (7, "first\nsecond"));
+        });
+        assert_eq!((value, text.as_deref()), (7, Some("first\nsecond")));
     }
 }
