@@ -106,16 +106,17 @@ impl Kit {
         timed(&self.dir, &self.target, "bash", &all)
     }
 
-    /// A command run after touching these files of `student/src/`.
-    fn after_touching(&self, files: &[&str], program: &str, args: &[&str]) -> Result<f64, String> {
+    /// A cargo command in this kit, with its target folder.
+    fn cargo(&self, args: &[&str]) -> Result<f64, String> {
+        timed(&self.dir, &self.target, "cargo", args)
+    }
+
+    /// Touches these files of `student/src/`, as a save would.
+    fn touched(&self, files: &[&str]) -> Result<&Kit, String> {
         for file in files {
             touch(&self.dir.join("student/src").join(file))?;
         }
-        if program == "lab" {
-            self.lab(args)
-        } else {
-            timed(&self.dir, &self.target, program, args)
-        }
+        Ok(self)
     }
 }
 
@@ -250,10 +251,12 @@ fn figure(name: impl Into<String>, values: &[f64], unit: &str) -> Figure {
 fn measure(root: &Path, args: &BenchArgs) -> Result<Vec<Figure>, String> {
     let runs = if args.quick { 1 } else { args.runs.max(5) };
     let work = tempfile::tempdir().map_err(|e| e.to_string())?;
-    let target = args
-        .target
-        .clone()
-        .unwrap_or_else(|| crate::build::target_dir(root).join("bench"));
+    // Relative to where the bench was started, not to the kit copies the
+    // measured commands run in.
+    let target = match &args.target {
+        Some(dir) => std::path::absolute(dir).map_err(|e| format!("{}: {e}", dir.display()))?,
+        None => crate::build::target_dir(root).join("bench"),
+    };
     let mut kits = Vec::new();
     if let Some(rev) = &args.baseline {
         let under = crate::build::target_dir(root).join("bench-baseline");
@@ -272,12 +275,11 @@ fn measure(root: &Path, args: &BenchArgs) -> Result<Vec<Figure>, String> {
         kit.lab(&["check"])?;
     }
     let lib = ["lib.rs"];
-    let a = side_by_side(&kits, runs, |k| {
-        k.after_touching(&lib, "lab", &["check", "03"])
-    })?;
-    let b = side_by_side(&kits, runs, |k| k.after_touching(&lib, "lab", &["check"]))?;
+    let a = side_by_side(&kits, runs, |k| k.touched(&lib)?.lab(&["check", "03"]))?;
+    let b = side_by_side(&kits, runs, |k| k.touched(&lib)?.lab(&["check"]))?;
     let c = side_by_side(&kits, runs, |k| {
-        k.after_touching(&lib, "cargo", &["build", "--quiet", "-p", "lab-runner"])
+        k.touched(&lib)?
+            .cargo(&["build", "--quiet", "-p", "lab-runner"])
     })?;
 
     let class = work.path().join("class");
@@ -326,10 +328,10 @@ fn measure(root: &Path, args: &BenchArgs) -> Result<Vec<Figure>, String> {
     };
     // The same three without the jail: what confinement costs.
     let a_off = side_by_side(&kits, runs, |k| {
-        k.after_touching(&lib, "lab", &["check", "03", "--unsandboxed"])
+        k.touched(&lib)?.lab(&["check", "03", "--unsandboxed"])
     })?;
     let b_off = side_by_side(&kits, runs, |k| {
-        k.after_touching(&lib, "lab", &["check", "--unsandboxed"])
+        k.touched(&lib)?.lab(&["check", "--unsandboxed"])
     })?;
     let d_off_secs = side_by_side(&kits, runs.min(3), |k| grade(k, true))?;
 
@@ -373,30 +375,21 @@ fn measure(root: &Path, args: &BenchArgs) -> Result<Vec<Figure>, String> {
     }
     let advanced = ["advanced.rs"];
     let both = ["lib.rs", "advanced.rs"];
-    let g = side_by_side(&kits, runs, |k| {
-        k.after_touching(&advanced, "lab", &["check", "10"])
-    })?;
+    let g = side_by_side(&kits, runs, |k| k.touched(&advanced)?.lab(&["check", "10"]))?;
     let g_floor = side_by_side(&kits, runs, |k| {
-        k.after_touching(
-            &advanced,
-            "cargo",
-            &["build", "--quiet", "-p", "lab-runner-advanced"],
-        )
+        k.touched(&advanced)?
+            .cargo(&["build", "--quiet", "-p", "lab-runner-advanced"])
     })?;
-    let h = side_by_side(&kits, runs, |k| k.after_touching(&both, "lab", &["check"]))?;
+    let h = side_by_side(&kits, runs, |k| k.touched(&both)?.lab(&["check"]))?;
     let h_floor = side_by_side(&kits, runs, |k| {
-        k.after_touching(
-            &both,
-            "cargo",
-            &[
-                "build",
-                "--quiet",
-                "-p",
-                "lab-runner",
-                "-p",
-                "lab-runner-advanced",
-            ],
-        )
+        k.touched(&both)?.cargo(&[
+            "build",
+            "--quiet",
+            "-p",
+            "lab-runner",
+            "-p",
+            "lab-runner-advanced",
+        ])
     })?;
 
     let (a1, b1, c1) = (a[last], b[last], c[last]);
