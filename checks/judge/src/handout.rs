@@ -30,19 +30,12 @@ pub const WITHHELD: [&str; 15] = [
 
 /// The workspace manifest without the withheld crates.
 pub fn handout_manifest(text: &str) -> String {
-    crate::files::with_members(
-        text,
-        &[
-            "student",
-            "checks/api",
-            "checks/wire",
-            "checks/harness",
-            "checks/runner",
-            "checks/runner-advanced",
-            "checks/judge",
-            "checks/deps",
-        ],
-    )
+    let kept: Vec<String> = crate::files::members(text)
+        .into_iter()
+        .filter(|m| !m.starts_with("solutions"))
+        .collect();
+    let kept: Vec<&str> = kept.iter().map(String::as_str).collect();
+    crate::files::with_members(text, &kept)
 }
 
 /// Writes the handout into `dir` (which may not exist yet).

@@ -1,21 +1,17 @@
-//! The core runner: `lab-runner CASES OUTCOMES FROM [careful]`, or
-//! `lab-runner try ADDRESS` (the live mode). The protocol loop is
-//! `lab_harness::serve`; this crate only maps calls onto the learner's
-//! eight functions. It reports, it never judges.
+//! The core runner, rebuilt at every save: it hands the learner's eight
+//! functions to `lab_runner_core`, which does the rest. Kept this small
+//! so that a check compiles little besides the learner's crate. A
+//! signature that differs from the contract fails to compile here.
 
-mod call;
-mod live;
-mod world;
-
-use std::process::ExitCode;
-
-fn main() -> ExitCode {
-    lab_harness::serve("lab-runner", call::dispatch, try_mode)
-}
-
-fn try_mode(args: &[String]) -> Option<Result<(), String>> {
-    match args {
-        [mode, address] if mode == "try" => Some(live::run(address)),
-        _ => None,
-    }
+fn main() -> std::process::ExitCode {
+    lab_runner_core::main(lab_runner_core::Functions {
+        retryable: student::retryable,
+        replay_safe: student::replay_safe,
+        remaining: student::remaining,
+        backoff: student::backoff,
+        jitter: student::jitter,
+        wait_delay: student::wait_delay,
+        can_attempt: student::can_attempt,
+        execute: student::execute,
+    })
 }

@@ -2,12 +2,12 @@
 
 use crate::advanced::Deadline;
 use lab_api::advanced::ManualClock;
-use lab_wire::scripts::s09::{Answer, Observed, Op, Script};
+use lab_wire::scripts::s09::{Answer, Observed, Op};
 use lab_wire::F64;
 use std::sync::Arc;
 
 pub fn play(input: serde_json::Value) -> Result<serde_json::Value, String> {
-    let script: Script = serde_json::from_value(input).map_err(|e| e.to_string())?;
+    let script = lab_wire::scripts::s09::read(input)?;
     let clock = Arc::new(ManualClock::new(script.start.0));
     let answers = Deadline::new(script.seconds.0, clock.clone())
         .ok()
@@ -27,5 +27,5 @@ pub fn play(input: serde_json::Value) -> Result<serde_json::Value, String> {
             }
             answers
         });
-    serde_json::to_value(Observed { answers }).map_err(|e| e.to_string())
+    lab_wire::scripts::s09::write(&Observed { answers })
 }

@@ -27,14 +27,14 @@ const MAX_EVENTS: u32 = 10_000;
 const MAX_READS: u64 = 1_000_000;
 
 pub fn play(input: serde_json::Value) -> Result<serde_json::Value, String> {
-    let script: Script = serde_json::from_value(input).map_err(|e| e.to_string())?;
+    let script = lab_wire::scripts::s11::read(input)?;
     let observed = match script {
         Script::Admit(call) => Observed::Admit {
             decision: play_admit(&call),
         },
         Script::Execute(scenario) => play_execute(scenario),
     };
-    serde_json::to_value(observed).map_err(|e| e.to_string())
+    lab_wire::scripts::s11::write(&observed)
 }
 
 pub(super) fn reason(stop: Stop) -> Reason {

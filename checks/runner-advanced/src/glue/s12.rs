@@ -108,12 +108,12 @@ pub(super) fn ending(r: Result<(), SleepFault>) -> Ending {
 }
 
 pub fn play(input: serde_json::Value) -> Result<serde_json::Value, String> {
-    let script: Script = serde_json::from_value(input).map_err(|e| e.to_string())?;
+    let script = lab_wire::scripts::s12::read(input)?;
     let observed = match script {
         Script::SleepAtLeast(s) => Observed::SleepAtLeast(play_sleep(&s)),
         Script::GuardedRead(g) => Observed::GuardedRead(guarded::play(g)),
     };
-    serde_json::to_value(observed).map_err(|e| e.to_string())
+    lab_wire::scripts::s12::write(&observed)
 }
 
 fn play_sleep(script: &SleepScript) -> SleepSeen {

@@ -17,13 +17,13 @@ use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::Arc;
 
 pub fn play(input: serde_json::Value) -> Result<serde_json::Value, String> {
-    let script: Script = serde_json::from_value(input).map_err(|e| e.to_string())?;
+    let script = lab_wire::scripts::s13::read(input)?;
     let observed = match script {
         Script::Gate(g) => gate(&g)?,
         Script::FanOut(f) => Observed::FanOut(fan(&f)),
         Script::Http(h) => http(&h),
     };
-    serde_json::to_value(observed).map_err(|e| e.to_string())
+    lab_wire::scripts::s13::write(&observed)
 }
 
 fn gate(script: &GateScript) -> Result<Observed, String> {

@@ -48,3 +48,5 @@ pub enum Answer {
         value: bool,
     },
 }
+
+json_io!();

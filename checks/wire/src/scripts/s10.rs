@@ -95,3 +95,5 @@ impl From<Result<u32, RetryAfterError>> for Observed {
         }
     }
 }
+
+json_io!();

@@ -177,3 +177,5 @@ pub enum Observed {
     Admit { decision: Decision },
     Execute { events: Vec<Event>, ending: Ending },
 }
+
+json_io!();

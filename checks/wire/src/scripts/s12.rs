@@ -214,3 +214,5 @@ mod tests {
         assert!(b.deadline.0.is_nan());
     }
 }
+
+json_io!();

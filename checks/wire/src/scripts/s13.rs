@@ -247,3 +247,5 @@ pub struct Breach {
     pub task: Option<usize>,
     pub at: F64,
 }
+
+json_io!();

@@ -107,7 +107,8 @@ pub fn run(scenario: &Scenario) -> Trace {
         timeout: scenario.timeout.0,
         maximum: scenario.maximum,
     };
-    let result = student::execute(&mut send, &mut clock, &mut sleep, options, &mut fraction);
+    let result =
+        (crate::learner().execute)(&mut send, &mut clock, &mut sleep, options, &mut fraction);
     let ending = match result {
         Ok(r) => Ending::Ok {
             status: r.status,

@@ -109,7 +109,8 @@ pub fn run(address: &str) -> Result<(), String> {
         println!("  t={:6.3}  random_fraction() = {f:.3}", at());
         f
     };
-    let result = student::execute(&mut send, &mut clock, &mut sleep, options, &mut fraction);
+    let result =
+        (crate::learner().execute)(&mut send, &mut clock, &mut sleep, options, &mut fraction);
     match result {
         Ok(r) => println!(
             "  t={:6.3}  result: Ok({}, body {:?})",

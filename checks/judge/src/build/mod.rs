@@ -1,0 +1,520 @@
+//! Building the runners: against `student/` in the kit itself, or against
+//! any other lib.rs in a subject slot (see `slot`).
+//!
+//! The core runner (`lab-runner`) links the learner's crate. The advanced
+//! runner (`lab-runner-advanced`) compiles only `student/src/advanced.rs`,
+//! and is built only when that file exists and an advanced step is asked
+//! for: a core submission builds exactly as it always did, and a broken
+//! advanced file never stops the core steps. Cargo builds the kit's own
+//! crates once; rustc builds the learner's code (see `direct`).
+
+mod direct;
+mod slot;
+
+use crate::catalog::{t, tr};
+use crate::spawn::{self, Exit};
+use std::io;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+/// Longest the kit's own part of a build may take: the dependencies of a
+/// cold target, built before any learner code.
+pub const WARM_LIMIT: Duration = Duration::from_secs(600);
+
+/// Longest a build of learner code may take (`--build-timeout`); past it the
+/// learner's code "did not compile in time" (a constant evaluation that
+/// never ends, say).
+static BUILD_TIMEOUT_MS: AtomicU64 = AtomicU64::new(120_000);
+
+pub fn set_build_timeout(limit: Duration) {
+    BUILD_TIMEOUT_MS.store(limit.as_millis() as u64, Ordering::SeqCst);
+}
+
+fn build_timeout() -> Duration {
+    Duration::from_millis(BUILD_TIMEOUT_MS.load(Ordering::SeqCst))
+}
+
+/// Why there is no runner.
+#[derive(Debug)]
+pub enum BuildError {
+    /// The learner's code does not compile; the compiler's first errors.
+    DoesNotCompile(String),
+    /// The kit could not be built for another reason.
+    Kit(String),
+}
+
+impl From<io::Error> for BuildError {
+    fn from(e: io::Error) -> Self {
+        BuildError::Kit(e.to_string())
+    }
+}
+
+pub fn target_dir(root: &Path) -> PathBuf {
+    std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| root.join("target"), PathBuf::from)
+}
+
+/// The compiler's error blocks, at most `lines` lines of them.
+pub fn first_errors(stderr: &str, lines: usize) -> String {
+    let mut out = Vec::new();
+    let mut in_error = false;
+    for line in stderr.lines() {
+        if line.starts_with("error") {
+            in_error = !line.starts_with("error: could not compile");
+        } else if line.starts_with("warning") {
+            in_error = false;
+        }
+        if in_error {
+            out.push(line);
+        }
+        if out.len() >= lines {
+            break;
+        }
+    }
+    if out.is_empty() {
+        return stderr
+            .lines()
+            .rev()
+            .take(lines)
+            .collect::<Vec<_>>()
+            .into_iter()
+            .rev()
+            .collect::<Vec<_>>()
+            .join("\n");
+    }
+    out.join("\n")
+}
+
+/// The two runners.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Runner {
+    Core,
+    Advanced,
+}
+
+/// The compiler's messages split into blocks, each starting at a line that
+/// starts with `error` or `warning`.
+fn blocks(stderr: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for line in stderr.lines() {
+        if out.is_empty() || line.starts_with("error") || line.starts_with("warning") {
+            out.push(String::new());
+        }
+        if let Some(last) = out.last_mut() {
+            last.push_str(line);
+            last.push('\n');
+        }
+    }
+    out
+}
+
+/// One confined cargo command with `args` in the workspace `dir`: it may
+/// read the toolchain, the registry and the workspace's sources, and write
+/// only `target`. Returns how it ended, its stdout (the first 64 MiB) and
+/// its stderr (the first 256 KiB).
+fn cargo(
+    dir: &Path,
+    target: &Path,
+    args: &[&str],
+    limit: Duration,
+) -> Result<(Exit, String, String), BuildError> {
+    let mut cmd = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()));
+    cmd.current_dir(dir).args(args);
+    let tmp = target.join("lab-tmp");
+    std::fs::create_dir_all(&tmp)?;
+    let (read, also) = sources(dir)?;
+    let jail = crate::sandbox::build(&read, target, &tmp, &also)?;
+    let (exit, captured) = spawn::run_tool(&mut cmd, limit, Some(jail))?;
+    Ok((
+        exit,
+        spawn::excerpt(&captured.stdout, 64 << 20),
+        spawn::excerpt(&captured.stderr, 256 << 10),
+    ))
+}
+
+/// What a build in workspace `dir` may read of it, and which of its files
+/// it may write. A slot: read whole (it holds nothing else), and its
+/// Cargo.lock, the judge's copy, which cargo narrows to the slot's members.
+/// The kit: its manifests and the crates a runner is built from — not
+/// `solutions/`, `fixtures/` or the judge — and nothing written.
+fn sources(dir: &Path) -> io::Result<(Vec<PathBuf>, Vec<PathBuf>)> {
+    if !is_kit(dir) {
+        return Ok((vec![dir.to_path_buf()], vec![dir.join("Cargo.lock")]));
+    }
+    let manifest = std::fs::read_to_string(dir.join("Cargo.toml"))?;
+    let mut out: Vec<PathBuf> = ["Cargo.toml", "Cargo.lock", ".cargo"]
+        .iter()
+        .map(|f| dir.join(f))
+        .collect();
+    for member in crate::files::members(&manifest) {
+        out.push(dir.join(member).join("Cargo.toml"));
+    }
+    for crate_dir in RUNNER_CRATES.iter().chain(&["student", "checks/deps"]) {
+        out.push(dir.join(crate_dir));
+    }
+    Ok((out, Vec::new()))
+}
+
+/// Whether `dir` is the kit itself (its target folder is the one lab.sh
+/// builds the judge in), not a slot.
+fn is_kit(dir: &Path) -> bool {
+    dir.join("lab.sh").is_file()
+}
+
+/// The kit's crates a runner is built from, besides the learner's.
+const RUNNER_CRATES: [&str; 6] = [
+    "checks/api",
+    "checks/wire",
+    "checks/harness",
+    "checks/runner-core",
+    "checks/runner",
+    "checks/runner-advanced",
+];
+
+/// A cargo build that failed outside the compiler's judgement of the
+/// learner's code: the kit's fault, unless cargo could not read the
+/// learner's own `student/Cargo.toml` (a change of theirs).
+fn failed_build(exit: &Exit, stderr: &str) -> BuildError {
+    if stderr.contains("student/Cargo.toml") {
+        return BuildError::DoesNotCompile(format!(
+            "{}\n{}",
+            t("build.student_manifest"),
+            first_errors(stderr, 20)
+        ));
+    }
+    BuildError::Kit(format!(
+        "cargo build ended with {exit:?}: {}",
+        first_errors(stderr, 20)
+    ))
+}
+
+/// The core runner, ready to run; the kit's or the slot's build folder
+/// stays locked while this lives.
+pub struct Built {
+    pub runner: PathBuf,
+    _runners: Runners,
+}
+
+/// Builds the core runner for the kit's own `student/` (no subject), or
+/// for a subject — a lib.rs, or a folder holding `student/src/lib.rs` or
+/// `src/lib.rs` — in slot `slot`. The outer `Err` is bad input, in one line.
+pub fn runner_for(
+    root: &Path,
+    subject: Option<&Path>,
+    slot: &str,
+) -> Result<Result<Built, BuildError>, String> {
+    let sources = match subject {
+        Some(subject) => Some(Sources {
+            lib: read_source(&subject_lib(subject)?)?,
+            advanced: None,
+        }),
+        None => None,
+    };
+    let runners = match runners(root, sources.as_ref().map(|s| (slot, s)), true, false) {
+        Ok(r) => r,
+        Err(kit) => return Ok(Err(BuildError::Kit(kit))),
+    };
+    Ok(match runners.core.clone() {
+        Some(Ok(runner)) => Ok(Built {
+            runner,
+            _runners: runners,
+        }),
+        Some(Err(errors)) => Err(BuildError::DoesNotCompile(errors)),
+        None => Err(BuildError::Kit("no core runner was built".into())),
+    })
+}
+
+/// The advanced file of a subject folder: `student/src/advanced.rs` or
+/// `src/advanced.rs`, next to its lib.rs; `None` for a file subject.
+pub fn subject_advanced(path: &Path) -> Option<PathBuf> {
+    if !path.is_dir() {
+        return None;
+    }
+    ["student/src/advanced.rs", "src/advanced.rs"]
+        .iter()
+        .map(|p| path.join(p))
+        .find(|p| p.is_file())
+}
+
+/// The bytes of a subject's source file, which must be a regular file: a
+/// symbolic link is refused (it could point at the kit's own answers).
+pub fn read_source(path: &Path) -> Result<Vec<u8>, String> {
+    let meta = std::fs::symlink_metadata(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    if meta.file_type().is_symlink() {
+        return Err(tr("error.symlink_source", &[("path", &path.display())]));
+    }
+    std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// Finds the lib.rs of a subject: a lib.rs file, or a folder holding
+/// `student/src/lib.rs` or `src/lib.rs`.
+pub fn subject_lib(path: &Path) -> Result<PathBuf, String> {
+    if !path.exists() {
+        return Err(tr("error.missing_folder", &[("path", &path.display())]));
+    }
+    if path.is_file() {
+        return Ok(path.to_path_buf());
+    }
+    ["student/src/lib.rs", "src/lib.rs"]
+        .iter()
+        .map(|p| path.join(p))
+        .find(|p| p.is_file())
+        .ok_or_else(|| tr("error.missing_lib", &[("path", &path.display())]))
+}
+
+/// The dependencies `manifest` (a student/Cargo.toml) declares besides
+/// `lab-api`, in `[dependencies]`, `[dev-dependencies]`,
+/// `[build-dependencies]`, `[dependencies.NAME]` or a target's: the kit
+/// builds the learner's code offline against its own lock file, and grading
+/// with its own manifest, which have none of them.
+pub fn extra_dependencies(manifest: &str) -> Vec<String> {
+    let mut table = String::new();
+    let mut out = Vec::new();
+    for line in manifest.lines().map(str::trim) {
+        if line.starts_with('[') {
+            table = line.trim_matches(['[', ']']).replace(' ', "");
+            let named = ["dependencies.", "dev-dependencies.", "build-dependencies."]
+                .iter()
+                .find_map(|kind| {
+                    table.strip_prefix(kind).or_else(|| {
+                        table
+                            .strip_prefix("target.")
+                            .and_then(|t| t.split_once(&format!(".{kind}")))
+                            .map(|(_, n)| n)
+                    })
+                });
+            if let Some(name) = named {
+                out.push(name.trim_matches(['"', '\'']).to_string());
+            }
+            continue;
+        }
+        let in_deps = ["dependencies", "dev-dependencies", "build-dependencies"]
+            .iter()
+            .any(|kind| {
+                table == *kind
+                    || (table.starts_with("target.") && table.ends_with(&format!(".{kind}")))
+            });
+        if !in_deps || line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        // A whole entry: `name = "1"`, `name = { … }` or `name.key = …`.
+        // Anything else (`name = [` …) is left to cargo, which names the
+        // broken manifest itself.
+        let Some((key, value)) = line.split_once('=') else {
+            continue;
+        };
+        let value = value.trim();
+        let whole = value.starts_with(['"', '\''])
+            || (value.starts_with('{') && value.ends_with('}'))
+            || key.contains('.');
+        if whole {
+            let name = key.split('.').next().unwrap_or("").trim();
+            out.push(name.trim_matches(['"', '\'']).to_string());
+        }
+    }
+    out.retain(|name| name != "lab-api" && !name.is_empty());
+    out.dedup();
+    out
+}
+
+/// The advanced runner of one evaluation.
+#[derive(Debug)]
+pub enum Advanced {
+    /// No advanced step was asked for.
+    NotAsked,
+    /// The subject has no advanced.rs: the advanced steps are not attempted.
+    Absent,
+    Built(PathBuf),
+    /// Its advanced.rs does not compile; the compiler's first errors.
+    DoesNotCompile(String),
+}
+
+/// The runners of one evaluation; the kit's or the slot's build folder
+/// stays locked while this lives, so its runners cannot change under it.
+pub struct Runners {
+    /// `None` when no core step was asked for; `Err` holds the compiler's
+    /// first errors when the learner's crate does not compile.
+    pub core: Option<Result<PathBuf, String>>,
+    pub advanced: Advanced,
+    _lock: std::fs::File,
+}
+
+/// A subject's files, read: its lib.rs and, when it has one, its advanced.rs.
+pub struct Sources {
+    pub lib: Vec<u8>,
+    pub advanced: Option<Vec<u8>>,
+}
+
+/// Builds the runners a run needs: the core one when `core`, the advanced
+/// one when `advanced` and the subject has an advanced.rs. `sources` is
+/// `None` for the kit's own `student/`, else the subject's files, built in
+/// slot `slot`. The `Err` is a kit error.
+pub fn runners(
+    root: &Path,
+    sources: Option<(&str, &Sources)>,
+    core: bool,
+    advanced: bool,
+) -> Result<Runners, String> {
+    let (dir, target, lock, has_advanced) = match sources {
+        None => {
+            let has = root.join("student/src/advanced.rs").is_file();
+            let target = target_dir(root);
+            // Another check of the same kit waits: its build would replace
+            // this one's runners while they run.
+            let lock = slot::lock(&target.join(direct::OUT)).map_err(|e| e.to_string())?;
+            (root.to_path_buf(), target, lock, has)
+        }
+        Some((slot, s)) => {
+            let (dir, target, lock) = slot::fill_slot(root, slot, &s.lib, s.advanced.as_deref())
+                .map_err(|e| match e {
+                    BuildError::Kit(what) | BuildError::DoesNotCompile(what) => what,
+                })?;
+            (dir, target, lock, s.advanced.is_some())
+        }
+    };
+    let mut wanted = Vec::new();
+    if core {
+        wanted.push(Runner::Core);
+    }
+    if advanced && has_advanced {
+        wanted.push(Runner::Advanced);
+    }
+    let built = if wanted.is_empty() {
+        Vec::new()
+    } else {
+        direct::build(&dir, &target, &wanted).map_err(|e| match e {
+            BuildError::Kit(what) | BuildError::DoesNotCompile(what) => what,
+        })?
+    };
+    let result_of = |runner: Runner| {
+        wanted
+            .iter()
+            .zip(&built)
+            .find(|(r, _)| **r == runner)
+            .map(|(_, b)| {
+                b.clone()
+                    .map_err(|errors| signatures_first(root, &dir, runner, errors))
+            })
+    };
+    let core = result_of(Runner::Core);
+    let advanced = match (advanced, has_advanced, result_of(Runner::Advanced)) {
+        (false, _, _) => Advanced::NotAsked,
+        (true, false, _) | (true, true, None) => Advanced::Absent,
+        (true, true, Some(Ok(path))) => Advanced::Built(path),
+        (true, true, Some(Err(errors))) => Advanced::DoesNotCompile(errors),
+    };
+    Ok(Runners {
+        core,
+        advanced,
+        _lock: lock,
+    })
+}
+
+/// When the checker's own calls fail to compile because the learner changed
+/// a declaration, says which function, on which line, and what the contract
+/// fixes, and leaves out the compiler's messages about the checker's code
+/// (whose suggestions would be to edit the checker).
+fn signatures_first(root: &Path, dir: &Path, runner: Runner, errors: String) -> String {
+    if !errors.contains("--> checks/") {
+        return errors;
+    }
+    let file = match runner {
+        Runner::Core => "lib.rs",
+        Runner::Advanced => "advanced.rs",
+    };
+    let read = |p: PathBuf| std::fs::read_to_string(p).unwrap_or_default();
+    let learner = read(dir.join("student/src").join(file));
+    let stubs = read(root.join("fixtures/pristine").join(file));
+    let found = crate::signature::mismatches(&learner, &stubs);
+    if found.is_empty() {
+        return errors;
+    }
+    let mut text: Vec<String> = found
+        .iter()
+        .map(|m| {
+            tr(
+                "build.signature",
+                &[
+                    ("function", &m.function),
+                    ("file", &format!("student/src/{file}")),
+                    ("line", &m.line),
+                    ("got", &m.got),
+                    ("want", &m.want),
+                ],
+            )
+        })
+        .collect();
+    text.extend(
+        blocks(&errors)
+            .into_iter()
+            .filter(|b| b.starts_with("error") && !b.contains("--> checks/")),
+    );
+    text.join("\n\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The registry crates a manifest's `[dependencies]` names.
+    fn registry_dependencies(manifest: &str) -> Vec<String> {
+        let mut names: Vec<String> = manifest
+            .split("[dependencies]")
+            .nth(1)
+            .unwrap_or("")
+            .lines()
+            .take_while(|l| !l.starts_with('['))
+            .filter_map(|l| l.split(['.', ' ', '=']).next())
+            .filter(|n| !n.is_empty() && !n.starts_with('#') && !n.starts_with("lab-"))
+            .map(str::to_string)
+            .collect();
+        names.sort();
+        names
+    }
+
+    #[test]
+    fn the_deps_crate_names_exactly_the_judges_registry_dependencies() {
+        let read = |p: &str| {
+            std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(p)).unwrap()
+        };
+        let judge = registry_dependencies(&read("Cargo.toml"));
+        let deps = registry_dependencies(&read("../deps/Cargo.toml"));
+        assert!(judge.contains(&"serde".to_string()), "{judge:?}");
+        assert_eq!(deps, judge);
+    }
+
+    #[test]
+    fn first_errors_keeps_error_blocks_and_drops_warnings() {
+        let stderr = "warning: unused variable\n  --> a.rs\nerror[E0308]: mismatched types\n  --> src/lib.rs:3:5\nerror: could not compile `student`\n";
+        let text = first_errors(stderr, 10);
+        assert!(text.contains("E0308") && text.contains("src/lib.rs:3:5"));
+        assert!(!text.contains("unused variable") && !text.contains("could not compile"));
+    }
+
+    #[test]
+    fn dependencies_grading_will_not_have_are_named() {
+        let kit = "[package]\nname = \"student\"\n\n[dependencies]\nlab-api.workspace = true\n";
+        assert!(extra_dependencies(kit).is_empty());
+        let more = format!(
+            "{kit}rand = \"0.8\"\nserde = {{ version = \"1\" }}\n# a comment\n\n\
+             [dev-dependencies]\nproptest = \"1\"\n\n[dependencies.regex]\nversion = \"1\"\n\n\
+             [target.'cfg(unix)'.dependencies]\nlibc = \"0.2\"\n"
+        );
+        assert_eq!(
+            extra_dependencies(&more),
+            ["rand", "serde", "proptest", "regex", "libc"]
+        );
+        let build = format!(
+            "{kit}\n[build-dependencies]\ncc = \"1\"\n\n[dev-dependencies.quickcheck]\nversion = \"1\"\n\n[target.'cfg(unix)'.dev-dependencies]\nnix = \"0.29\"\n"
+        );
+        assert_eq!(extra_dependencies(&build), ["cc", "quickcheck", "nix"]);
+        // Other tables whose names hold the word are not dependencies.
+        let other = format!(
+            "{kit}\n[package.metadata.dependencies-note]\ntext = \"x\"\n\n[package.metadata.dependencies]\ny = 1\n"
+        );
+        assert!(extra_dependencies(&other).is_empty(), "{other}");
+        // A broken line is cargo's to name, not a dependency.
+        assert!(extra_dependencies(&format!("{kit}oops = [\n")).is_empty());
+    }
+}

@@ -1,0 +1,577 @@
+//! Subject slots: a folder per slot name under the target folder, holding
+//! `kit/`, a copy of the pristine kit whose `student/src/lib.rs` (and
+//! `advanced.rs`) are the subject's and nothing else; `target/`, where the
+//! kit's crates are built once and the subject's runners at each build;
+//! the judge's note of the last subject built there; and a lock.
+
+use super::{direct, target_dir, BuildError, RUNNER_CRATES};
+use std::collections::{BTreeMap, BTreeSet};
+use std::io;
+use std::path::{Path, PathBuf};
+
+/// Writes `bytes` to `path` unless it already holds them. An unchanged file
+/// keeps its mtime, so cargo has nothing to do; a changed one is replaced
+/// through a new file, never written through a link to another.
+fn write_if_changed(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    if std::fs::read(path).ok().as_deref() == Some(bytes) {
+        return Ok(());
+    }
+    crate::files::write_atomically(path, bytes)
+}
+
+/// The slot's workspace manifest: the kit's own, narrowed to the learner's
+/// crate and the runners (lab-api and lab-harness are copied into the slot,
+/// so a build there reads nothing outside it).
+fn slot_manifest(root: &Path) -> io::Result<String> {
+    let text = std::fs::read_to_string(root.join("Cargo.toml"))?;
+    let text = crate::files::with_members(
+        &text,
+        &["student", "checks/runner", "checks/runner-advanced"],
+    );
+    Ok(text
+        .lines()
+        .filter(|line| !line.starts_with("default-members"))
+        .map(|line| format!("{line}\n"))
+        .collect())
+}
+
+/// Waits for exclusive use of a slot (another `lab.sh` may hold it).
+pub(super) fn lock(dir: &Path) -> io::Result<std::fs::File> {
+    use std::os::unix::io::AsRawFd;
+    std::fs::create_dir_all(dir)?;
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(dir.join("lock"))?;
+    // SAFETY: flock on a file descriptor we own; released when `file` closes.
+    if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX) } != 0 {
+        return Err(io::Error::last_os_error());
+    }
+    Ok(file)
+}
+
+/// The files of a slot's `kit/`, by path relative to it: the narrowed
+/// manifest, the kit's `Cargo.lock` and `student/Cargo.toml`, the subject's
+/// `lib_rs` (and `advanced`) under `student/src/`, and every regular file of
+/// the runner crates. Nothing else belongs there.
+fn slot_files(
+    root: &Path,
+    lib_rs: &[u8],
+    advanced: Option<&[u8]>,
+) -> io::Result<BTreeMap<PathBuf, Vec<u8>>> {
+    let mut files = BTreeMap::new();
+    files.insert("Cargo.toml".into(), slot_manifest(root)?.into_bytes());
+    for file in ["Cargo.lock", "student/Cargo.toml"] {
+        files.insert(file.into(), std::fs::read(root.join(file))?);
+    }
+    files.insert("student/src/lib.rs".into(), lib_rs.to_vec());
+    if let Some(bytes) = advanced {
+        files.insert("student/src/advanced.rs".into(), bytes.to_vec());
+    }
+    for krate in RUNNER_CRATES {
+        let from = root.join(krate);
+        crate::files::walk(&from, &|_| false, &mut |rel, folder| {
+            if !folder {
+                files.insert(Path::new(krate).join(rel), std::fs::read(from.join(rel))?);
+            }
+            Ok(())
+        })?;
+    }
+    Ok(files)
+}
+
+/// Makes the tree at `dir` hold exactly `files` (paths relative to `dir`)
+/// and the folders they are in. Anything else is removed first: other
+/// files and folders, symbolic links (the links, never what they point
+/// at), FIFOs, and a folder or link standing where a file belongs. Then
+/// each file is written unless it already holds its bytes.
+fn make_tree(dir: &Path, files: &BTreeMap<PathBuf, Vec<u8>>) -> io::Result<()> {
+    let folders: BTreeSet<&Path> = files
+        .keys()
+        .flat_map(|f| f.ancestors().skip(1))
+        .filter(|f| !f.as_os_str().is_empty())
+        .collect();
+    match std::fs::symlink_metadata(dir) {
+        Ok(meta) if !meta.is_dir() => remove(dir)?,
+        _ => {}
+    }
+    std::fs::create_dir_all(dir)?;
+    prune(dir, Path::new(""), &|rel, folder| {
+        if folder {
+            folders.contains(rel)
+        } else {
+            files.contains_key(rel)
+        }
+    })?;
+    for (rel, bytes) in files {
+        write_if_changed(&dir.join(rel), bytes)?;
+    }
+    Ok(())
+}
+
+/// Removes from the folder `root/rel` every entry that is not a folder or
+/// regular file `keep` says so of (by its path relative to `root`), and
+/// descends into the folders kept. Links are removed, never followed.
+fn prune(root: &Path, rel: &Path, keep: &dyn Fn(&Path, bool) -> bool) -> io::Result<()> {
+    for entry in std::fs::read_dir(root.join(rel))? {
+        let rel = rel.join(entry?.file_name());
+        let meta = std::fs::symlink_metadata(root.join(&rel))?;
+        if meta.is_dir() && keep(&rel, true) {
+            prune(root, &rel, keep)?;
+        } else if !(meta.is_file() && keep(&rel, false)) {
+            remove(&root.join(&rel))?;
+        }
+    }
+    Ok(())
+}
+
+/// Removes `path`: a folder with everything in it, anything else (a
+/// symbolic link included, not what it points at) as itself.
+fn remove(path: &Path) -> io::Result<()> {
+    if std::fs::symlink_metadata(path)?.is_dir() {
+        std::fs::remove_dir_all(path)
+    } else {
+        std::fs::remove_file(path)
+    }
+}
+
+/// The packages built from the learner's code or linking it, by the names
+/// cargo gives them (package names in `.fingerprint/` and `build/`, crate
+/// names elsewhere).
+const FROM_LEARNER: [&str; 5] = [
+    "student",
+    "lab-runner",
+    "lab_runner",
+    "lab-runner-advanced",
+    "lab_runner_advanced",
+];
+
+/// Whether an entry of a profile folder (`debug/` and its `deps/`,
+/// `.fingerprint/`, `incremental/` and `build/`) was built from the
+/// learner's code: its name is one of theirs, with `lib` before it or not,
+/// then, or not, `-` and a hash of letters and digits, then nothing or an
+/// extension: `lab-runner`, `lab-runner.d`, `libstudent-<hash>.rlib`,
+/// `student-<hash>`, `lab_runner-<hash>.<unit>.rcgu.o`, …
+fn built_from_learner(name: &str) -> bool {
+    let name = name.strip_prefix("lib").unwrap_or(name);
+    FROM_LEARNER.iter().any(|krate| {
+        let Some(rest) = name.strip_prefix(krate) else {
+            return false;
+        };
+        let rest = match rest.strip_prefix('-') {
+            Some(hashed) => {
+                let end = hashed.find('.').unwrap_or(hashed.len());
+                let hash = &hashed[..end];
+                if hash.is_empty() || !hash.bytes().all(|b| b.is_ascii_alphanumeric()) {
+                    return false;
+                }
+                &hashed[end..]
+            }
+            None => rest,
+        };
+        rest.is_empty() || rest.starts_with('.')
+    })
+}
+
+/// Removes from a slot's target folder everything built from a learner's
+/// code: all that the direct builds wrote (`lab-direct/`, the student
+/// crate and both runners) but their incremental caches, and the build's
+/// temporary folder. Kits before direct builds compiled learner code with
+/// cargo, so its names are cleared from cargo's folders too: the student
+/// crate's and both runners' binaries, libraries, dependency files,
+/// fingerprints (which keep the compiler's messages) and build-script
+/// folders, and what a killed rustc left half-written. What the kit's own
+/// crates and the registry's compiled to stays, so the next build is warm.
+fn clear_learner_outputs(target: &Path) -> io::Result<()> {
+    match std::fs::symlink_metadata(target) {
+        Ok(meta) if meta.is_dir() => {}
+        Ok(_) => return remove(target),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(e),
+    }
+    let tmp = target.join("lab-tmp");
+    if std::fs::symlink_metadata(&tmp).is_ok() {
+        remove(&tmp)?;
+    }
+    // Incremental caches stay: rustc names each session folder in them
+    // with 32 random bits and a timestamp, compile-time learner code can
+    // read only a path it writes out literally (nothing at build time lists
+    // a folder), and what rustc reuses from them is only ever what the new
+    // sources would compile to anyway. Kept, they halve a slot's rebuild.
+    let out = target.join(direct::OUT);
+    match std::fs::symlink_metadata(&out) {
+        Ok(meta) if meta.is_dir() => {
+            for entry in std::fs::read_dir(&out)? {
+                let entry = entry?;
+                let cache = entry.file_name() == direct::INCREMENTAL
+                    && entry.file_type().is_ok_and(|t| t.is_dir());
+                if !cache {
+                    remove(&entry.path())?;
+                }
+            }
+        }
+        Ok(_) => remove(&out)?,
+        Err(_) => {}
+    }
+    let debug = target.join("debug");
+    for sub in ["", "deps", ".fingerprint", "build"] {
+        let dir = debug.join(sub);
+        match std::fs::symlink_metadata(&dir) {
+            Ok(meta) if meta.is_dir() => {}
+            Ok(_) => {
+                remove(&dir)?;
+                continue;
+            }
+            Err(_) => continue,
+        }
+        for entry in std::fs::read_dir(&dir)? {
+            let name = entry?.file_name();
+            let name = name.to_string_lossy();
+            // rustc writes metadata into a folder `rmeta<random>` first.
+            let half_written = sub == "deps" && name.starts_with("rmeta");
+            if built_from_learner(&name) || half_written {
+                remove(&dir.join(&*name))?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Locks slot `name` and makes it the pristine kit with `lib_rs`, and with
+/// `advanced` as `student/src/advanced.rs` (absent when `None`), then clears
+/// from its target what an earlier subject's build produced. Returns the
+/// slot's kit folder, its target folder and the lock.
+pub(super) fn fill_slot(
+    root: &Path,
+    name: &str,
+    lib_rs: &[u8],
+    advanced: Option<&[u8]>,
+) -> Result<(PathBuf, PathBuf, std::fs::File), BuildError> {
+    // Slots of kits before confinement existed may hold state a runner
+    // wrote; this name starts them afresh.
+    let slots = target_dir(root).join("lab-slots-2");
+    let lock = lock(&slots.join(name))?;
+    let slot = slots.join(name).join("kit");
+    // Cargo reads configuration from every folder above the slot; within
+    // the slots folder only the judge's own files may stand (and `kit/` is
+    // made exact below).
+    for dir in [&slots, &slots.join(name)] {
+        let config = dir.join(".cargo");
+        if config.symlink_metadata().is_ok() {
+            remove(&config)?;
+        }
+    }
+    // The kit's files and nothing else, whatever was left or planted there.
+    make_tree(&slot, &slot_files(root, lib_rs, advanced)?)?;
+    // Nothing an earlier subject's build produced may be read by this one.
+    // The same subject again (a check repeated, the same file graded
+    // twice) may read its own: the judge's note of the last subject, kept
+    // where no build or runner can write, skips the clearing then.
+    let target = slots.join(name).join("target");
+    clear_unless_same(
+        &target,
+        &slots.join(name).join("subject"),
+        &subject_bytes(lib_rs, advanced),
+    )?;
+    Ok((slot, target, lock))
+}
+
+/// Clears `target` of an earlier subject's outputs unless `note` (the
+/// judge's own file) says the last subject built there was `this` one.
+fn clear_unless_same(target: &Path, note: &Path, this: &[u8]) -> io::Result<()> {
+    let last = std::fs::symlink_metadata(note)
+        .ok()
+        .filter(|m| m.is_file())
+        .and_then(|_| std::fs::read(note).ok());
+    if last.as_deref() != Some(this) || !target.is_dir() {
+        clear_learner_outputs(target)?;
+        crate::files::write_atomically(note, this)?;
+    }
+    Ok(())
+}
+
+/// A subject's sources, whole, as the slot's note keeps them: the lengths
+/// of its lib.rs and advanced.rs (`-` when it has none), then their bytes.
+fn subject_bytes(lib_rs: &[u8], advanced: Option<&[u8]>) -> Vec<u8> {
+    let mut bytes = format!(
+        "{} {}\n",
+        lib_rs.len(),
+        advanced.map_or("-".to_string(), |a| a.len().to_string())
+    )
+    .into_bytes();
+    bytes.extend_from_slice(lib_rs);
+    bytes.extend_from_slice(advanced.unwrap_or_default());
+    bytes
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    /// Every entry under `dir`, links not followed, in name order: a
+    /// folder as `path/`, a file as `path = bytes`, anything else (a link,
+    /// a FIFO) as `path ?`.
+    fn listing(dir: &Path) -> Vec<String> {
+        fn below(dir: &Path, rel: &Path, out: &mut Vec<String>) {
+            let mut names: Vec<_> = std::fs::read_dir(dir.join(rel))
+                .unwrap()
+                .map(|e| e.unwrap().file_name())
+                .collect();
+            names.sort();
+            for name in names {
+                let rel = rel.join(name);
+                let meta = std::fs::symlink_metadata(dir.join(&rel)).unwrap();
+                if meta.is_dir() {
+                    out.push(format!("{}/", rel.display()));
+                    below(dir, &rel, out);
+                } else if meta.is_file() {
+                    let bytes = std::fs::read(dir.join(&rel)).unwrap();
+                    out.push(format!(
+                        "{} = {}",
+                        rel.display(),
+                        String::from_utf8_lossy(&bytes)
+                    ));
+                } else {
+                    out.push(format!("{} ?", rel.display()));
+                }
+            }
+        }
+        let mut out = Vec::new();
+        below(dir, Path::new(""), &mut out);
+        out
+    }
+
+    fn put(path: &Path, text: &str) {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+
+    #[test]
+    fn the_same_subject_again_keeps_its_outputs_and_another_clears_them() {
+        let work = tempfile::tempdir().unwrap();
+        let (target, note) = (work.path().join("target"), work.path().join("subject"));
+        let runner = target.join("debug/lab-runner");
+        let a = subject_bytes(b"fn a() {}", None);
+        let b = subject_bytes(b"fn a() {}", Some(b""));
+        assert_ne!(a, b, "no advanced.rs is not an empty one");
+        put(&runner, "built from a");
+        clear_unless_same(&target, &note, &a).unwrap();
+        assert!(!runner.exists(), "no note yet: cleared");
+        put(&runner, "built from a");
+        clear_unless_same(&target, &note, &a).unwrap();
+        assert!(runner.exists(), "the same subject: kept");
+        clear_unless_same(&target, &note, &b).unwrap();
+        assert!(!runner.exists(), "another subject: cleared");
+        // A note that is a link is no note.
+        put(&runner, "built from b");
+        std::fs::remove_file(&note).unwrap();
+        let elsewhere = work.path().join("elsewhere");
+        put(&elsewhere, std::str::from_utf8(&b).unwrap());
+        std::os::unix::fs::symlink(&elsewhere, &note).unwrap();
+        clear_unless_same(&target, &note, &b).unwrap();
+        assert!(!runner.exists(), "a linked note: cleared");
+    }
+
+    #[test]
+    fn a_filled_slot_holds_exactly_the_kits_files_whatever_was_planted_there() {
+        use std::os::unix::fs::symlink;
+        let work = tempfile::tempdir().unwrap();
+        let (root, slot, outside) = (
+            work.path().join("kit"),
+            work.path().join("slot/kit"),
+            work.path().join("outside"),
+        );
+        put(
+            &root.join("Cargo.toml"),
+            "[workspace]\nmembers = [\"student\", \"checks/judge\"]\n",
+        );
+        put(&root.join("Cargo.lock"), "lock");
+        put(&root.join("student/Cargo.toml"), "student manifest");
+        put(&root.join("student/src/lib.rs"), "the kit's own stubs");
+        for krate in RUNNER_CRATES {
+            put(&root.join(krate).join("Cargo.toml"), krate);
+        }
+        put(&root.join("checks/api/src/lib.rs"), "api");
+        put(&root.join("checks/runner/src/main.rs"), "runner");
+        put(&root.join("checks/runner-advanced/build.rs"), "script");
+        put(&outside.join("secret.rs"), "outside file");
+        put(&outside.join("folder/inner.rs"), "outside folder");
+        let fill = |advanced: Option<&[u8]>| {
+            make_tree(&slot, &slot_files(&root, b"learner", advanced).unwrap()).unwrap()
+        };
+        fill(Some(b"advanced"));
+
+        // Planted: a build script cargo would run, a folder, a FIFO, links
+        // where a kit file and a kit folder belong, a link to a folder
+        // outside, and a folder where a kit file belongs.
+        put(&slot.join("checks/runner/build.rs"), "fn main() {}");
+        put(&slot.join("checks/harness/extra/more.rs"), "extra");
+        let fifo = std::ffi::CString::new(slot.join("checks/wire/pipe").to_str().unwrap()).unwrap();
+        // SAFETY: mkfifo with a valid NUL-terminated path.
+        assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o644) }, 0);
+        std::fs::remove_file(slot.join("checks/api/src/lib.rs")).unwrap();
+        symlink(
+            outside.join("secret.rs"),
+            slot.join("checks/api/src/lib.rs"),
+        )
+        .unwrap();
+        std::fs::remove_dir_all(slot.join("checks/runner/src")).unwrap();
+        symlink(outside.join("folder"), slot.join("checks/runner/src")).unwrap();
+        symlink(&outside, slot.join("student/outside")).unwrap();
+        std::fs::remove_file(slot.join("checks/wire/Cargo.toml")).unwrap();
+        put(&slot.join("checks/wire/Cargo.toml/x"), "folder");
+        // An unchanged file keeps its mtime.
+        let old = std::time::SystemTime::UNIX_EPOCH + Duration::from_secs(1_000_000_000);
+        let file = std::fs::File::options()
+            .write(true)
+            .open(slot.join("checks/harness/Cargo.toml"))
+            .unwrap();
+        file.set_modified(old).unwrap();
+        drop(file);
+
+        fill(None);
+        let want = [
+            "Cargo.lock = lock",
+            "Cargo.toml = [workspace]\nmembers = [\n    \"student\",\n    \"checks/runner\",\n    \"checks/runner-advanced\",\n]\n",
+            "checks/",
+            "checks/api/",
+            "checks/api/Cargo.toml = checks/api",
+            "checks/api/src/",
+            "checks/api/src/lib.rs = api",
+            "checks/harness/",
+            "checks/harness/Cargo.toml = checks/harness",
+            "checks/runner/",
+            "checks/runner/Cargo.toml = checks/runner",
+            "checks/runner/src/",
+            "checks/runner/src/main.rs = runner",
+            "checks/runner-advanced/",
+            "checks/runner-advanced/Cargo.toml = checks/runner-advanced",
+            "checks/runner-advanced/build.rs = script",
+            "checks/runner-core/",
+            "checks/runner-core/Cargo.toml = checks/runner-core",
+            "checks/wire/",
+            "checks/wire/Cargo.toml = checks/wire",
+            "student/",
+            "student/Cargo.toml = student manifest",
+            "student/src/",
+            "student/src/lib.rs = learner",
+        ];
+        assert_eq!(listing(&slot), want);
+        assert_eq!(
+            listing(&outside),
+            [
+                "folder/",
+                "folder/inner.rs = outside folder",
+                "secret.rs = outside file"
+            ]
+        );
+        let mtime = std::fs::metadata(slot.join("checks/harness/Cargo.toml"))
+            .unwrap()
+            .modified()
+            .unwrap();
+        assert_eq!(mtime, old);
+    }
+
+    #[test]
+    fn what_was_built_from_a_learner_leaves_the_target_and_the_rest_stays() {
+        let work = tempfile::tempdir().unwrap();
+        let (target, outside) = (work.path().join("target"), work.path().join("outside"));
+        put(&outside.join("lab_runner-keep"), "outside");
+        let gone = [
+            "debug/lab-runner",
+            "debug/lab-runner.d",
+            "debug/lab-runner-advanced",
+            "debug/lab-runner-advanced.d",
+            "debug/libstudent.rlib",
+            "debug/deps/libstudent-0a1b2c3d4e5f6071.rlib",
+            "debug/deps/libstudent-0a1b2c3d4e5f6071.rmeta",
+            "debug/deps/student-0a1b2c3d4e5f6071.d",
+            "debug/deps/lab_runner-1111222233334444",
+            "debug/deps/lab_runner-1111222233334444.d",
+            "debug/deps/lab_runner-1111222233334444.lab_runner.abc12-cgu.0.rcgu.o",
+            "debug/deps/lab_runner_advanced-5555666677778888",
+            "debug/deps/rmetaXy12Ab/full.rmeta",
+            "debug/.fingerprint/student-0a1b2c3d4e5f6071/output-lib-student",
+            "debug/.fingerprint/lab-runner-1111222233334444/bin-lab-runner",
+            "debug/.fingerprint/lab-runner-advanced-9999aaaabbbbcccc/run-build-script-build-script-build",
+            "debug/build/lab-runner-advanced-9999aaaabbbbcccc/output",
+            "lab-tmp/rustcAbCdEf/x.o",
+            "lab-direct/lab-runner",
+            "lab-direct/lab-runner-advanced",
+            "lab-direct/libstudent.rlib",
+            "lab-direct/lock",
+            "lab-direct/planted/deep.rs",
+        ];
+        let kept = [
+            "debug/.cargo-lock = x",
+            "debug/build/",
+            "debug/build/serde-0123456789abcdef/",
+            "debug/build/serde-0123456789abcdef/output = x",
+            "debug/deps/",
+            "debug/deps/lab_api-0123456789abcdef.d = x",
+            "debug/deps/liblab_harness-0123456789abcdef.rlib = x",
+            "debug/deps/liblab_wire-0123456789abcdef.rmeta = x",
+            "debug/deps/libserde-abc.rlib = x",
+            "debug/deps/libserde-abcdef0123456789.rlib = x",
+            "debug/deps/libstudent_records-0123456789abcdef.rlib = x",
+            "debug/deps/student-records-0123456789abcdef.d = x",
+            "debug/.fingerprint/",
+            "debug/.fingerprint/lab-harness-0123456789abcdef/",
+            "debug/.fingerprint/lab-harness-0123456789abcdef/lib-lab-harness = x",
+            "debug/incremental/",
+            "debug/incremental/lab_harness-1a2b3c4d5e6f/",
+            "debug/incremental/lab_harness-1a2b3c4d5e6f/s = x",
+            // rustc's session folders have random names: kept (see
+            // `clear_learner_outputs`).
+            "debug/incremental/student-3k1x9z0q2w7e/",
+            "debug/incremental/student-3k1x9z0q2w7e/s-h1-abc-xyz/",
+            "debug/incremental/student-3k1x9z0q2w7e/s-h1-abc-xyz/query-cache.bin = x",
+            "lab-recipe.json = x",
+            "lab-direct/",
+            "lab-direct/incremental/",
+            "lab-direct/incremental/student-3k1x9z0q2w7e/",
+            "lab-direct/incremental/student-3k1x9z0q2w7e/s-h1-abc-xyz/",
+            "lab-direct/incremental/student-3k1x9z0q2w7e/s-h1-abc-xyz/query-cache.bin = x",
+        ];
+        for path in gone {
+            put(&target.join(path), "x");
+        }
+        for entry in kept {
+            if let Some((path, _)) = entry.split_once(" = ") {
+                put(&target.join(path), "x");
+            }
+        }
+        // A link named like a runner, to a file outside: the link goes.
+        std::os::unix::fs::symlink(
+            outside.join("lab_runner-keep"),
+            target.join("debug/deps/lab_runner-7777777777777777"),
+        )
+        .unwrap();
+
+        clear_learner_outputs(&target).unwrap();
+        let mut want: Vec<String> = kept.iter().map(|s| s.to_string()).collect();
+        want.push("debug/".into());
+        want.sort();
+        let mut left = listing(&target);
+        left.sort();
+        assert_eq!(left, want);
+        assert_eq!(listing(&outside), ["lab_runner-keep = outside"]);
+    }
+
+    #[test]
+    fn the_slot_manifest_keeps_versions_and_points_at_the_api_copied_into_the_slot() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+        let text = slot_manifest(&root).unwrap();
+        assert!(text.contains(
+            "members = [\n    \"student\",\n    \"checks/runner\",\n    \"checks/runner-advanced\",\n]\n"
+        ));
+        assert!(!text.contains("\"checks/judge\""));
+        assert!(text.contains("lab-harness = { path = \"checks/harness\" }"));
+        assert!(text.contains("lab-api = { path = \"checks/api\" }"));
+        assert!(text.contains("lab-wire = { path = \"checks/wire\" }"));
+        assert!(text.contains("serde_json = "));
+        assert!(!text.contains("default-members"));
+    }
+}
