@@ -537,7 +537,15 @@ pub fn build(
     target: &Path,
     runners: &[Runner],
 ) -> Result<Vec<Result<PathBuf, String>>, BuildError> {
-    let recipe = recipe(dir, target)?;
+    let recipe = match recipe(dir, target) {
+        Ok(recipe) => recipe,
+        // A student/Cargo.toml the learner broke fails every runner, as
+        // their own mistake.
+        Err(BuildError::DoesNotCompile(why)) => {
+            return Ok(runners.iter().map(|_| Err(why.clone())).collect())
+        }
+        Err(kit) => return Err(kit),
+    };
     let out = target.join(OUT);
     std::fs::create_dir_all(&out)?;
     let one = |runner: Runner| -> Result<Result<PathBuf, String>, BuildError> {
