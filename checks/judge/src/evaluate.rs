@@ -112,6 +112,24 @@ pub struct Prepared {
     pub cases: io::Result<session::CasesFile>,
 }
 
+impl Prepared {
+    /// The same suite again, for a run after the runs of this one (see
+    /// [`session::CasesFile::again`]): grading builds each suite once per
+    /// worker, not once per submission.
+    pub fn again(&self) -> Prepared {
+        let cases = match &self.cases {
+            Ok(cases) => cases.again(),
+            Err(e) => Err(io::Error::new(e.kind(), e.to_string())),
+        };
+        Prepared {
+            suite: self.suite.clone(),
+            seed: self.seed,
+            ids: self.ids.clone(),
+            cases,
+        }
+    }
+}
+
 /// Builds the suites of `steps` (no process is started).
 pub fn prepare(steps: &[&'static str], seed: u64) -> Vec<Prepared> {
     steps

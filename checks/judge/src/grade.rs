@@ -5,7 +5,7 @@
 use crate::build;
 use crate::catalog::{t, tr};
 use crate::console;
-use crate::evaluate::{evaluate, StepResult};
+use crate::evaluate::{Prepared, StepResult};
 use crate::files::write_atomically;
 use crate::limits::Limits;
 use crate::report::{
@@ -334,6 +334,25 @@ fn extra_dependencies_note(lib: &Path) -> String {
     tr("run.extra_dependencies", &[("names", &extra.join(", "))]) + "\n\n"
 }
 
+/// The suites of every step, built once by a grading worker for all the
+/// submissions it grades (they share one seed): each is handed out again
+/// per submission (see [`crate::evaluate::Prepared::again`]).
+#[derive(Default)]
+struct Suites {
+    core: Option<Vec<Prepared>>,
+    advanced: Option<Vec<Prepared>>,
+}
+
+impl Suites {
+    fn get(cache: &mut Option<Vec<Prepared>>, steps: &[&'static str], seed: u64) -> Vec<Prepared> {
+        cache
+            .get_or_insert_with(|| crate::evaluate::prepare(steps, seed))
+            .iter()
+            .map(Prepared::again)
+            .collect()
+    }
+}
+
 fn grade_one(
     root: &Path,
     slot: &str,
@@ -341,6 +360,7 @@ fn grade_one(
     seed: u64,
     limits: Limits,
     weights: &BTreeMap<String, u32>,
+    suites: &mut Suites,
 ) -> Result<SubmissionReport, String> {
     let start = Instant::now();
     let Some(lib) = &sub.lib else {
@@ -365,7 +385,9 @@ fn grade_one(
     };
     let (build, build_errors, mut steps) = match &runners.core {
         Some(Ok(runner)) => {
-            let results = evaluate(runner, &core, seed, limits).map_err(|e| e.to_string())?;
+            let prepared = Suites::get(&mut suites.core, &core, seed);
+            let results = crate::evaluate::run_prepared(runner, prepared, limits, 1)
+                .map_err(|e| e.to_string())?;
             (Build::Ok, None, report(results))
         }
         Some(Err(errors)) => (
@@ -381,7 +403,7 @@ fn grade_one(
     // Suites are built and run only for an advanced file that compiled.
     let results = match crate::evaluate::unavailable_verdict(&runners.advanced) {
         None => {
-            let prepared = crate::evaluate::prepare(&advanced, seed);
+            let prepared = Suites::get(&mut suites.advanced, &advanced, seed);
             crate::evaluate::run_with(None, &runners.advanced, prepared, limits, 1)
                 .map_err(|e| e.to_string())?
         }
@@ -534,13 +556,25 @@ pub fn grade_class(
     mut on_done: impl FnMut(&SubmissionReport) -> Result<(), String>,
 ) -> Result<Vec<SubmissionReport>, String> {
     let mut reports = Vec::new();
+    let suites: Vec<std::sync::Mutex<Suites>> =
+        (0..jobs.max(1)).map(|_| Default::default()).collect();
     crate::pool::run(
         "grade",
         jobs,
         submissions,
         |j, sub: Submission| {
-            grade_one(root, &format!("grade-{j}"), &sub, seed, limits, weights)
-                .unwrap_or_else(|why| needs_review(&sub, &scrub(&why, root), weights, seed))
+            // Only worker j takes its own lock.
+            let mut suites = suites[j].lock().unwrap_or_else(|e| e.into_inner());
+            grade_one(
+                root,
+                &format!("grade-{j}"),
+                &sub,
+                seed,
+                limits,
+                weights,
+                &mut suites,
+            )
+            .unwrap_or_else(|why| needs_review(&sub, &scrub(&why, root), weights, seed))
         },
         |report| {
             on_done(&report)?;

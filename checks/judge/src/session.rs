@@ -205,6 +205,21 @@ pub struct CasesFile {
     ids: Vec<String>,
 }
 
+impl CasesFile {
+    /// The same cases for another run, through a second descriptor of the
+    /// same sealed file. The two share a read offset (each runner rewinds
+    /// first), so they serve runners that run one after the other.
+    pub fn again(&self) -> io::Result<CasesFile> {
+        Ok(CasesFile {
+            file: self.file.try_clone()?,
+            covers: self.covers.clone(),
+            batch: self.batch.clone(),
+            clause: self.clause.clone(),
+            ids: self.ids.clone(),
+        })
+    }
+}
+
 /// Writes the cases file of a suite (done while the runner still compiles).
 /// Consecutive `retryable` checks of one clause travel as batches; every
 /// other check is one case.

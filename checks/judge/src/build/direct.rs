@@ -8,7 +8,7 @@
 //! on the path a learner waits on at every save.
 //!
 //! A recipe holds while nothing it was made from changed: every file of the
-//! kit's runner crates and its manifests (path, length, modification time),
+//! kit's runner crates and its manifests (path, length, contents),
 //! the variables that change how cargo builds, and the rustc it names.
 //! Otherwise the next build warms again.
 
@@ -95,9 +95,11 @@ fn seen(path: &Path) -> Option<(u64, u128)> {
 }
 
 /// What a recipe for the kit or slot at `dir` is made from: this module's
-/// format, the variables that change a cargo build, and the length and
-/// modification time of the manifests and of every file of the runner
-/// crates. Reading it costs one `stat` per file, about fifty.
+/// format, the variables that change a cargo build, and the length and a
+/// hash of the contents of the manifests and of every file of the runner
+/// crates (about fifty files, 300 KB). Contents, not modification times:
+/// cargo rewrites a slot's Cargo.lock, which the next subject's slot
+/// puts back as it was.
 fn stamp(dir: &Path) -> io::Result<String> {
     let mut out = format!("{FORMAT}\n");
     let mut vars: Vec<(String, String)> = std::env::vars_os()
@@ -122,9 +124,14 @@ fn stamp(dir: &Path) -> io::Result<String> {
         out.push_str(&format!("{k}={v}\n"));
     }
     let mut line = |rel: &Path| {
-        let shown = match seen(&dir.join(rel)) {
-            Some((len, mtime)) => format!("{len} {mtime}"),
-            None => "-".into(),
+        let shown = match std::fs::read(dir.join(rel)) {
+            Ok(bytes) => {
+                use std::hash::{Hash, Hasher};
+                let mut hasher = std::hash::DefaultHasher::new();
+                bytes.hash(&mut hasher);
+                format!("{} {:016x}", bytes.len(), hasher.finish())
+            }
+            Err(_) => "-".into(),
         };
         out.push_str(&format!("{} {shown}\n", rel.display()));
     };
@@ -698,6 +705,7 @@ not json
             std::fs::write(path, text).unwrap();
         };
         put("Cargo.toml", "[workspace]");
+        put("Cargo.lock", "");
         put("checks/harness/src/lib.rs", "fn a() {}");
         put("rustc", "a compiler");
         put("deps/liblab_api.rlib", "lib");
@@ -717,8 +725,13 @@ not json
             deps: dir.join("deps"),
         };
         assert!(recipe.holds(&stamp(dir).unwrap()));
-        // A runner crate's file changes length.
-        put("checks/harness/src/lib.rs", "fn ab() {}");
+        // A file written again with the same bytes (as a slot's Cargo.lock
+        // is, after cargo rewrote it) changes nothing.
+        put("Cargo.lock", "narrowed by cargo");
+        put("Cargo.lock", "");
+        assert!(recipe.holds(&stamp(dir).unwrap()));
+        // A runner crate's file changes, even at the same length.
+        put("checks/harness/src/lib.rs", "fn b() {}");
         assert!(!recipe.holds(&stamp(dir).unwrap()));
         // A new file in a runner crate, or a cargo configuration.
         let recipe = Recipe {
