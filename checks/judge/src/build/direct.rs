@@ -94,6 +94,16 @@ fn seen(path: &Path) -> Option<(u64, u128)> {
     Some((meta.len(), nanos))
 }
 
+/// A file's length and a hash of its bytes, as text; `None` when it
+/// cannot be read.
+fn contents(path: &Path) -> Option<String> {
+    use std::hash::{Hash, Hasher};
+    let bytes = std::fs::read(path).ok()?;
+    let mut hasher = std::hash::DefaultHasher::new();
+    bytes.hash(&mut hasher);
+    Some(format!("{} {:016x}", bytes.len(), hasher.finish()))
+}
+
 /// What a recipe for the kit or slot at `dir` is made from: this module's
 /// format, the variables that change a cargo build, and the length and a
 /// hash of the contents of the manifests and of every file of the runner
@@ -124,15 +134,7 @@ fn stamp(dir: &Path) -> io::Result<String> {
         out.push_str(&format!("{k}={v}\n"));
     }
     let mut line = |rel: &Path| {
-        let shown = match std::fs::read(dir.join(rel)) {
-            Ok(bytes) => {
-                use std::hash::{Hash, Hasher};
-                let mut hasher = std::hash::DefaultHasher::new();
-                bytes.hash(&mut hasher);
-                format!("{} {:016x}", bytes.len(), hasher.finish())
-            }
-            Err(_) => "-".into(),
-        };
+        let shown = contents(&dir.join(rel)).unwrap_or_else(|| "-".into());
         out.push_str(&format!("{} {shown}\n", rel.display()));
     };
     for file in MANIFESTS {
@@ -396,7 +398,7 @@ impl Unit {
             root,
             "--crate-type",
             kind,
-            "--emit=link",
+            "--emit=link,dep-info",
             "--color",
             "never",
             // Learner code runs unoptimised, with overflow checks on, as
@@ -456,6 +458,19 @@ impl Unit {
         Ok(args)
     }
 
+    /// The file it makes, in the build folder `out`, and the file where
+    /// rustc lists the sources it read for it.
+    fn outputs(self, out: &Path) -> (PathBuf, PathBuf) {
+        match self {
+            Unit::Student => (out.join("libstudent.rlib"), out.join("student.d")),
+            Unit::CoreMain => (out.join("lab-runner"), out.join("lab-runner.d")),
+            Unit::Advanced => (
+                out.join("lab-runner-advanced"),
+                out.join("lab-runner-advanced.d"),
+            ),
+        }
+    }
+
     /// The runner binary it makes, if any.
     fn binary(self) -> Option<&'static str> {
         match self {
@@ -464,6 +479,84 @@ impl Unit {
             Unit::Advanced => Some("lab-runner-advanced"),
         }
     }
+}
+
+/// What a unit's last build was made from, as its note keeps it: the
+/// recipe, its output as written (length and time), every source rustc
+/// read (length and hash of its bytes) and, for the core main, the
+/// learner's crate it linked. `None` when a file cannot be read.
+fn made_from(unit: Unit, recipe: &Recipe, dir: &Path, out: &Path) -> Option<String> {
+    let (output, depinfo) = unit.outputs(out);
+    let (len, mtime) = seen(&output)?;
+    let mut note = format!("{}\nout {len} {mtime}\n", contents_of(&recipe.stamp));
+    if unit == Unit::CoreMain {
+        let (len, mtime) = seen(&unit_output(Unit::Student, out))?;
+        note.push_str(&format!("lib {len} {mtime}\n"));
+    }
+    for source in sources_read(&std::fs::read_to_string(depinfo).ok()?) {
+        let at = dir.join(&source);
+        note.push_str(&format!("src {} {}\n", source.display(), contents(&at)?));
+    }
+    Some(note)
+}
+
+fn unit_output(unit: Unit, out: &Path) -> PathBuf {
+    unit.outputs(out).0
+}
+
+/// A hash of `text`, as text.
+fn contents_of(text: &str) -> String {
+    use std::hash::{Hash, Hasher};
+    let mut hasher = std::hash::DefaultHasher::new();
+    text.as_bytes().hash(&mut hasher);
+    format!("recipe {:016x}", hasher.finish())
+}
+
+/// The sources a rustc dependency file lists for its first target (paths
+/// as rustc wrote them; a space in a path is written `\ `).
+fn sources_read(depinfo: &str) -> Vec<PathBuf> {
+    let Some(first) = depinfo.lines().find(|l| !l.is_empty()) else {
+        return Vec::new();
+    };
+    let Some((_, list)) = first.split_once(": ") else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    let mut current = String::new();
+    let mut chars = list.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' if chars.peek() == Some(&' ') => {
+                current.push(' ');
+                chars.next();
+            }
+            ' ' => {
+                if !current.is_empty() {
+                    out.push(PathBuf::from(std::mem::take(&mut current)));
+                }
+            }
+            c => current.push(c),
+        }
+    }
+    if !current.is_empty() {
+        out.push(PathBuf::from(current));
+    }
+    out
+}
+
+/// The note of a unit's last good build, beside its output.
+fn note_path(unit: Unit, out: &Path) -> PathBuf {
+    let (output, _) = unit.outputs(out);
+    output.with_extension("built")
+}
+
+/// Whether `unit` needs no build: its note says it was made from what
+/// is there now (the same recipe, sources of the same bytes, its output
+/// untouched). A learner who saves without a change, or a class with the
+/// same file twice in a row in one slot, compiles nothing.
+fn up_to_date(unit: Unit, recipe: &Recipe, dir: &Path, out: &Path) -> bool {
+    let note = std::fs::read_to_string(note_path(unit, out)).ok();
+    note.is_some() && note == made_from(unit, recipe, dir, out)
 }
 
 /// One compiler run in `dir`, jailed: `Ok(Ok(()))` when it compiled,
@@ -475,6 +568,13 @@ fn compile(
     target: &Path,
 ) -> Result<Result<(), String>, BuildError> {
     let out = target.join(OUT);
+    if up_to_date(unit, recipe, dir, &out) {
+        return Ok(Ok(()));
+    }
+    let note = note_path(unit, &out);
+    if std::fs::symlink_metadata(&note).is_ok() {
+        std::fs::remove_file(&note)?;
+    }
     let mut cmd = Command::new(&recipe.rustc);
     cmd.current_dir(dir).args(unit.args(recipe, &out)?);
     let mut jail = jail(dir, target)?;
@@ -488,10 +588,17 @@ fn compile(
             jail = jail.env(name, value);
         }
     }
+    let started = std::time::Instant::now();
     let (exit, captured) = spawn::run_tool(&mut cmd, build_timeout(), Some(jail))?;
+    crate::timing(&format!("rustc {unit:?}"), started);
     let stderr = spawn::excerpt(&captured.stderr, 256 << 10);
     match exit {
-        Exit::Success => Ok(Ok(())),
+        Exit::Success => {
+            if let Some(made) = made_from(unit, recipe, dir, &out) {
+                crate::files::write_atomically(&note, made.as_bytes())?;
+            }
+            Ok(Ok(()))
+        }
         Exit::CaseTimeLimit | Exit::OverallTimeLimit => Ok(Err(tr(
             "build.too_slow",
             &[("secs", &build_timeout().as_secs_f64())],
@@ -544,7 +651,10 @@ pub fn build(
     target: &Path,
     runners: &[Runner],
 ) -> Result<Vec<Result<PathBuf, String>>, BuildError> {
-    let recipe = match recipe(dir, target) {
+    let started = std::time::Instant::now();
+    let recipe = recipe(dir, target);
+    crate::timing("recipe", started);
+    let recipe = match recipe {
         Ok(recipe) => recipe,
         // A student/Cargo.toml the learner broke fails every runner, as
         // their own mistake.
@@ -565,11 +675,11 @@ pub fn build(
                 return Ok(Err(errors));
             }
         }
-        let binary = match runner {
-            Runner::Core => Unit::CoreMain.binary(),
-            Runner::Advanced => Unit::Advanced.binary(),
+        let last = match runner {
+            Runner::Core => Unit::CoreMain,
+            Runner::Advanced => Unit::Advanced,
         };
-        Ok(Ok(out.join(binary.unwrap_or_default())))
+        Ok(Ok(unit_output(last, &out)))
     };
     let results: Vec<_> = std::thread::scope(|scope| {
         let started: Vec<_> = runners
@@ -693,6 +803,78 @@ not json
         ));
         assert!(!Unit::Advanced
             .blames_learner("error\n --> checks/runner-advanced/src/glue/s09.rs:3:5"));
+    }
+
+    #[test]
+    fn a_dependency_file_names_the_sources_read() {
+        let d = "/o/lab-runner-advanced.d: checks/runner-advanced/src/main.rs /k/my\\ dir/advanced.rs\n\nchecks/runner-advanced/src/main.rs:\n";
+        assert_eq!(
+            sources_read(d),
+            [
+                PathBuf::from("checks/runner-advanced/src/main.rs"),
+                PathBuf::from("/k/my dir/advanced.rs")
+            ]
+        );
+        assert!(sources_read("").is_empty());
+    }
+
+    #[test]
+    fn a_unit_is_built_again_only_when_what_it_was_made_from_changed() {
+        let work = tempfile::tempdir().unwrap();
+        let (dir, out) = (work.path().join("kit"), work.path().join("out"));
+        let put = |path: &Path, text: &str| {
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, text).unwrap();
+        };
+        let recipe = Recipe {
+            stamp: "made from".into(),
+            rustc: "rustc".into(),
+            rustc_seen: None,
+            libs: BTreeMap::new(),
+            deps: "deps".into(),
+        };
+        put(&dir.join("student/src/lib.rs"), "pub fn a() {}");
+        put(&dir.join("student/src/more.rs"), "pub fn b() {}");
+        put(&out.join("libstudent.rlib"), "built");
+        let depinfo = format!(
+            "{}: student/src/lib.rs student/src/more.rs\n",
+            out.join("libstudent.rlib").display()
+        );
+        put(&out.join("student.d"), &depinfo);
+        put(&out.join("lab-runner"), "linked");
+        put(&out.join("lab-runner.d"), "x: checks/runner/src/main.rs\n");
+        put(&dir.join("checks/runner/src/main.rs"), "fn main() {}");
+        let note = |unit: Unit| {
+            let made = made_from(unit, &recipe, &dir, &out).unwrap();
+            std::fs::write(note_path(unit, &out), made).unwrap();
+        };
+        let fresh = |unit: Unit, recipe: &Recipe| up_to_date(unit, recipe, &dir, &out);
+        assert!(!fresh(Unit::Student, &recipe), "no note yet");
+        note(Unit::Student);
+        note(Unit::CoreMain);
+        assert!(fresh(Unit::Student, &recipe) && fresh(Unit::CoreMain, &recipe));
+        // Saved with the same bytes: nothing to build.
+        put(&dir.join("student/src/more.rs"), "pub fn b() {}");
+        assert!(fresh(Unit::Student, &recipe));
+        // Any source rustc read, changed.
+        put(&dir.join("student/src/more.rs"), "pub fn c() {}");
+        assert!(!fresh(Unit::Student, &recipe));
+        put(&dir.join("student/src/more.rs"), "pub fn b() {}");
+        // Another recipe.
+        let other = Recipe {
+            stamp: "made from else".into(),
+            ..recipe.clone()
+        };
+        assert!(!fresh(Unit::Student, &other));
+        // The learner's crate built again: the main links it again.
+        put(&out.join("libstudent.rlib"), "built again");
+        assert!(!fresh(Unit::CoreMain, &recipe));
+        // An output changed or gone.
+        note(Unit::CoreMain);
+        put(&out.join("lab-runner"), "replaced");
+        assert!(!fresh(Unit::CoreMain, &recipe));
+        std::fs::remove_file(out.join("lab-runner")).unwrap();
+        assert!(!fresh(Unit::CoreMain, &recipe));
     }
 
     #[test]

@@ -366,10 +366,12 @@ pub fn runners(
             (root.to_path_buf(), target, lock, has)
         }
         Some((slot, s)) => {
+            let started = std::time::Instant::now();
             let (dir, target, lock) = slot::fill_slot(root, slot, &s.lib, s.advanced.as_deref())
                 .map_err(|e| match e {
                     BuildError::Kit(what) | BuildError::DoesNotCompile(what) => what,
                 })?;
+            crate::timing("slot filled", started);
             (dir, target, lock, s.advanced.is_some())
         }
     };
