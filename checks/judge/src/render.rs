@@ -467,7 +467,7 @@ mod tests {
                     Event::Send { timeout: F64(5.0) },
                     Event::Send { timeout: F64(4.5) },
                 ],
-                ending: ending.clone(),
+                ending: Box::new(ending.clone()),
             },
         };
         let trace = Trace {

@@ -66,7 +66,7 @@ fn matches(expect: &Expect, value: &Value) -> bool {
         (Expect::Checked(Some(e)), Value::Checked { ok: Some(F64(g)) }) => same_float(*e, *g),
         (Expect::Checked(Some(_)), Value::Checked { ok: None }) => false,
         (Expect::Trace { events, ending }, Value::Trace { trace }) => {
-            trace.ending == *ending && same_events(events, &trace.events)
+            trace.ending == **ending && same_events(events, &trace.events)
         }
         (Expect::Script(e), Value::Json { value: g }) => e.matches(g),
         // A value of the wrong shape: the runner and judge disagree.
@@ -305,7 +305,7 @@ mod tests {
         let events = vec![Event::Send { timeout: F64(5.0) }];
         let c = check(Expect::Trace {
             events: events.clone(),
-            ending: ending.clone(),
+            ending: Box::new(ending.clone()),
         });
         let trace = |events: Vec<Event>, ending: Ending| {
             returned(Value::Trace {

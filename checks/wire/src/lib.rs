@@ -103,8 +103,11 @@ pub enum Call {
         wait: F64,
         budget: F64,
     },
+    /// Boxed: a scenario is the largest input by far, and the judge holds
+    /// tens of thousands of calls at once (step 01's), each as large as
+    /// the largest variant.
     Execute {
-        scenario: Scenario,
+        scenario: Box<Scenario>,
     },
     /// A call of an advanced step (09–13): the step's own script, whose
     /// shape lives in [`crate::scripts`]; answered with [`Value::Json`].

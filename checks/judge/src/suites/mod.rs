@@ -319,9 +319,11 @@ pub enum Expect {
     Huge,
     /// `Ok(x)` or, for `None`, `Err(InvalidArgument)`.
     Checked(Option<f64>),
+    /// The ending boxed, so that every expectation (step 01 holds tens of
+    /// thousands) stays small.
     Trace {
         events: Vec<Event>,
-        ending: Ending,
+        ending: Box<Ending>,
     },
     /// What an advanced step's script must observe, in the step's own type.
     Script(Arc<dyn Expectation>),

@@ -74,8 +74,13 @@ pub(super) fn add_planned(b: &mut Builder, g: &mut Gen, key: &str, plan: Plan) {
     let (events, ending) = oracle::execute(&scenario);
     b.add(
         key,
-        Call::Execute { scenario },
-        Expect::Trace { events, ending },
+        Call::Execute {
+            scenario: Box::new(scenario),
+        },
+        Expect::Trace {
+            events,
+            ending: Box::new(ending),
+        },
     );
 }
 

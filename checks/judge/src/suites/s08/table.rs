@@ -47,8 +47,13 @@ pub(super) fn from_table(b: &mut Builder, g: &mut Gen, case: &Value) {
     let ending = parse_ending(expect["result"].as_str().expect("expect.result"), &scenario);
     b.add(
         fixture::clause(case),
-        Call::Execute { scenario },
-        Expect::Trace { events, ending },
+        Call::Execute {
+            scenario: Box::new(scenario),
+        },
+        Expect::Trace {
+            events,
+            ending: Box::new(ending),
+        },
     );
 }
 

@@ -134,7 +134,9 @@ pub fn shrink(call: &Call) -> Vec<Call> {
     match call {
         Call::Execute { scenario } => simpler_scenarios(scenario)
             .into_iter()
-            .map(|s| Call::Execute { scenario: s })
+            .map(|s| Call::Execute {
+                scenario: Box::new(s),
+            })
             .collect(),
         _ => Vec::new(),
     }
@@ -144,7 +146,10 @@ pub fn expect(call: &Call) -> Option<Expect> {
     match call {
         Call::Execute { scenario } => {
             let (events, ending) = oracle::execute(scenario);
-            Some(Expect::Trace { events, ending })
+            Some(Expect::Trace {
+                events,
+                ending: Box::new(ending),
+            })
         }
         _ => None,
     }
