@@ -162,10 +162,14 @@ fn stamp(dir: &Path) -> io::Result<String> {
 }
 
 impl Recipe {
-    /// Whether it still describes `dir`'s kit with `stamp`: the same stamp,
-    /// the same rustc, every library where it was.
-    fn holds(&self, stamp: &str) -> bool {
+    /// Whether it still describes `dir`'s kit with `stamp` built in
+    /// `target`: the same stamp, the same rustc, every library where it was
+    /// and inside `target` (a target folder copied or moved elsewhere keeps
+    /// a recipe that names the old one, which a build's jail cannot read).
+    fn holds(&self, stamp: &str, target: &Path) -> bool {
         self.stamp == stamp
+            && self.deps.starts_with(target)
+            && self.libs.values().all(|(lib, _)| lib.starts_with(target))
             && seen(&self.rustc) == self.rustc_seen
             && self
                 .libs
@@ -193,7 +197,7 @@ pub fn recipe(dir: &Path, target: &Path) -> Result<Recipe, BuildError> {
         .filter(|m| m.is_file())
         .and_then(|_| std::fs::read(&file).ok())
         .and_then(|bytes| serde_json::from_slice::<Recipe>(&bytes).ok());
-    if let Some(recipe) = kept.filter(|r| r.holds(&stamp)) {
+    if let Some(recipe) = kept.filter(|r| r.holds(&stamp, target)) {
         return Ok(recipe);
     }
     let mut packages = vec!["lab-runner-core"];
@@ -365,8 +369,16 @@ impl Unit {
 
     /// Whether its compiler errors are the learner's: always in their
     /// crate; in a runner, when they concern the learner's items (a
-    /// signature that differs from the contract) or file.
+    /// signature that differs from the contract) or file. Never when rustc
+    /// could not use one of the kit's prebuilt libraries (unreadable,
+    /// invalid, or built by another rustc): no code of a learner's causes that.
     fn blames_learner(self, errors: &str) -> bool {
+        if ["E0786", "E0514", "E0460", "E0461", "E0462"]
+            .iter()
+            .any(|code| errors.contains(&format!("error[{code}]")))
+        {
+            return false;
+        }
         match self {
             Unit::Student => true,
             Unit::CoreMain => errors.contains("student::"),
@@ -818,6 +830,11 @@ not json
         ));
         assert!(!Unit::Advanced
             .blames_learner("error\n --> checks/runner-advanced/src/glue/s09.rs:3:5"));
+        // The kit's own libraries, unreadable or from another compiler.
+        let unreadable = "error[E0786]: found invalid metadata files for crate `lab_api`\n --> student/src/lib.rs:1:9";
+        assert!(!Unit::Student.blames_learner(unreadable));
+        let other = "error[E0514]: found crate `lab_runner_core` compiled by an incompatible version of rustc\n student::x";
+        assert!(!Unit::CoreMain.blames_learner(other));
     }
 
     #[test]
@@ -963,45 +980,62 @@ not json
             .into(),
             deps: dir.join("deps"),
         };
-        assert!(recipe.holds(&stamp(dir).unwrap()));
+        assert!(recipe.holds(&stamp(dir).unwrap(), dir));
         // A file written again with the same bytes (as a slot's Cargo.lock
         // is, after cargo rewrote it) changes nothing.
         put("Cargo.lock", "narrowed by cargo");
         put("Cargo.lock", "");
-        assert!(recipe.holds(&stamp(dir).unwrap()));
+        assert!(recipe.holds(&stamp(dir).unwrap(), dir));
         // A runner crate's file changes, even at the same length.
         put("checks/harness/src/lib.rs", "fn b() {}");
-        assert!(!recipe.holds(&stamp(dir).unwrap()));
+        assert!(!recipe.holds(&stamp(dir).unwrap(), dir));
         // A new file in a runner crate, or a cargo configuration.
         let recipe = Recipe {
             stamp: stamp(dir).unwrap(),
             ..recipe
         };
         put("checks/runner-core/src/more.rs", "");
-        assert!(!recipe.holds(&stamp(dir).unwrap()));
+        assert!(!recipe.holds(&stamp(dir).unwrap(), dir));
         let recipe = Recipe {
             stamp: stamp(dir).unwrap(),
             ..recipe
         };
         put(".cargo/config.toml", "[build]");
-        assert!(!recipe.holds(&stamp(dir).unwrap()));
+        assert!(!recipe.holds(&stamp(dir).unwrap(), dir));
         let recipe = Recipe {
             stamp: stamp(dir).unwrap(),
             ..recipe
         };
-        assert!(recipe.holds(&stamp(dir).unwrap()));
+        assert!(recipe.holds(&stamp(dir).unwrap(), dir));
         // Another compiler at the same path, or a library gone.
         put("rustc", "another compiler");
-        assert!(!recipe.holds(&stamp(dir).unwrap()));
+        assert!(!recipe.holds(&stamp(dir).unwrap(), dir));
         let recipe = Recipe {
             rustc_seen: seen(&dir.join("rustc")),
             ..recipe
         };
-        assert!(recipe.holds(&stamp(dir).unwrap()));
+        assert!(recipe.holds(&stamp(dir).unwrap(), dir));
         // A library rebuilt in place, or gone.
         put("deps/liblab_api.rlib", "other lib");
-        assert!(!recipe.holds(&stamp(dir).unwrap()));
+        assert!(!recipe.holds(&stamp(dir).unwrap(), dir));
         std::fs::remove_file(dir.join("deps/liblab_api.rlib")).unwrap();
-        assert!(!recipe.holds(&stamp(dir).unwrap()));
+        assert!(!recipe.holds(&stamp(dir).unwrap(), dir));
+        // A recipe whose libraries lie outside its target folder (the
+        // folder was copied or moved).
+        put("deps/liblab_api.rlib", "lib");
+        let recipe = Recipe {
+            rustc_seen: seen(&dir.join("rustc")),
+            libs: [(
+                "lab_api".to_string(),
+                (
+                    dir.join("deps/liblab_api.rlib"),
+                    seen(&dir.join("deps/liblab_api.rlib")),
+                ),
+            )]
+            .into(),
+            ..recipe
+        };
+        assert!(recipe.holds(&stamp(dir).unwrap(), dir));
+        assert!(!recipe.holds(&stamp(dir).unwrap(), &dir.join("elsewhere")));
     }
 }
