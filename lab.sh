@@ -35,15 +35,17 @@ build_judge() {
       checks/judge/Cargo.toml fixtures/cases fixtures/i18n -newer "$bin" -print -quit 2>/dev/null)" ]; then
     return 0
   fi
+  # lab-runner-core too, in the same cargo command: the checker's first
+  # build needs it, and cargo compiles it beside the judge instead of after.
   if [ -t 2 ]; then
     # On a terminal the learner sees at once that something is happening,
     # and cargo's own progress bar (cargo draws it only on a terminal).
     say building
-    cargo build -p lab-judge && return 0
+    cargo build -p lab-judge -p lab-runner-core && return 0
   fi
   # Quiet (or, after a failure on a terminal, once more to read the reason).
   log=$(mktemp)
-  if ! cargo build --quiet -p lab-judge 2>"$log"; then
+  if ! cargo build --quiet -p lab-judge -p lab-runner-core 2>"$log"; then
     # A manifest the learner broke is theirs to mend (status 3, as when
     # their code does not compile); anything else is the kit's (status 4).
     local status=4
