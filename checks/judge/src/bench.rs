@@ -301,6 +301,9 @@ fn measure(root: &Path, args: &BenchArgs) -> Result<Vec<Figure>, String> {
         let dir = class.join(format!("s{i:02}/src"));
         std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
         let source = if i % 5 == 4 { &mutant } else { &solution };
+        // Each submission a file of its own, as in a real class: no build
+        // may be skipped because the slot's last subject was the same file.
+        let source = format!("{source}\n// submission {i}\n");
         std::fs::write(dir.join("lib.rs"), source).map_err(|e| e.to_string())?;
         subs.push(class.join(format!("s{i:02}")).display().to_string());
     }

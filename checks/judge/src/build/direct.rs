@@ -730,14 +730,8 @@ mod tests {
 
     /// The crates a manifest's `[dependencies]` names, as rustc names them.
     fn dependencies(manifest: &str) -> Vec<String> {
-        let mut names: Vec<String> = manifest
-            .split("[dependencies]")
-            .nth(1)
-            .unwrap_or("")
-            .lines()
-            .take_while(|l| !l.starts_with('['))
-            .filter_map(|l| l.split(['.', ' ', '=']).next())
-            .filter(|n| !n.is_empty() && !n.starts_with('#'))
+        let mut names: Vec<String> = super::super::dependency_names(manifest)
+            .iter()
             .map(|n| n.replace('-', "_"))
             .collect();
         names.sort();
@@ -965,19 +959,17 @@ not json
         put("checks/harness/src/lib.rs", "fn a() {}");
         put("rustc", "a compiler");
         put("deps/liblab_api.rlib", "lib");
-        let first = stamp(dir).unwrap();
+        // The library as it is now.
+        let libs = || -> BTreeMap<String, (PathBuf, Option<(u64, u128)>)> {
+            let lib = dir.join("deps/liblab_api.rlib");
+            let when = seen(&lib);
+            [("lab_api".to_string(), (lib, when))].into()
+        };
         let recipe = Recipe {
-            stamp: first.clone(),
+            stamp: stamp(dir).unwrap(),
             rustc: dir.join("rustc"),
             rustc_seen: seen(&dir.join("rustc")),
-            libs: [(
-                "lab_api".to_string(),
-                (
-                    dir.join("deps/liblab_api.rlib"),
-                    seen(&dir.join("deps/liblab_api.rlib")),
-                ),
-            )]
-            .into(),
+            libs: libs(),
             deps: dir.join("deps"),
         };
         assert!(recipe.holds(&stamp(dir).unwrap(), dir));
@@ -1025,14 +1017,7 @@ not json
         put("deps/liblab_api.rlib", "lib");
         let recipe = Recipe {
             rustc_seen: seen(&dir.join("rustc")),
-            libs: [(
-                "lab_api".to_string(),
-                (
-                    dir.join("deps/liblab_api.rlib"),
-                    seen(&dir.join("deps/liblab_api.rlib")),
-                ),
-            )]
-            .into(),
+            libs: libs(),
             ..recipe
         };
         assert!(recipe.holds(&stamp(dir).unwrap(), dir));

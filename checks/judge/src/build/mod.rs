@@ -455,24 +455,34 @@ fn signatures_first(root: &Path, dir: &Path, runner: Runner, errors: String) -> 
     text.join("\n\n")
 }
 
+/// The crates a manifest's `[dependencies]` table names, sorted (for tests
+/// that hold the kit's lists to its manifests).
+#[cfg(test)]
+fn dependency_names(manifest: &str) -> Vec<String> {
+    let mut names: Vec<String> = manifest
+        .split("[dependencies]")
+        .nth(1)
+        .unwrap_or("")
+        .lines()
+        .take_while(|l| !l.starts_with('['))
+        .filter_map(|l| l.split(['.', ' ', '=']).next())
+        .filter(|n| !n.is_empty() && !n.starts_with('#'))
+        .map(str::to_string)
+        .collect();
+    names.sort();
+    names
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     /// The registry crates a manifest's `[dependencies]` names.
     fn registry_dependencies(manifest: &str) -> Vec<String> {
-        let mut names: Vec<String> = manifest
-            .split("[dependencies]")
-            .nth(1)
-            .unwrap_or("")
-            .lines()
-            .take_while(|l| !l.starts_with('['))
-            .filter_map(|l| l.split(['.', ' ', '=']).next())
-            .filter(|n| !n.is_empty() && !n.starts_with('#') && !n.starts_with("lab-"))
-            .map(str::to_string)
-            .collect();
-        names.sort();
-        names
+        dependency_names(manifest)
+            .into_iter()
+            .filter(|n| !n.starts_with("lab-"))
+            .collect()
     }
 
     #[test]
