@@ -98,10 +98,24 @@ fn seen(path: &Path) -> Option<(u64, u128)> {
 /// cannot be read.
 fn contents(path: &Path) -> Option<String> {
     use std::hash::{Hash, Hasher};
+    // A regular file only (through a link or not): reading a FIFO a source
+    // names would wait for a writer.
+    if !std::fs::metadata(path).ok()?.is_file() {
+        return None;
+    }
     let bytes = std::fs::read(path).ok()?;
     let mut hasher = std::hash::DefaultHasher::new();
     bytes.hash(&mut hasher);
     Some(format!("{} {:016x}", bytes.len(), hasher.finish()))
+}
+
+/// A file of the judge's own (a note, rustc's dependency file, the recipe)
+/// as text: only when it is a regular file itself, never through a link.
+fn own_file(path: &Path) -> Option<String> {
+    std::fs::symlink_metadata(path)
+        .ok()
+        .filter(|m| m.is_file())
+        .and_then(|_| std::fs::read_to_string(path).ok())
 }
 
 /// What a recipe for the kit or slot at `dir` is made from: this module's
@@ -192,11 +206,7 @@ impl Recipe {
 pub fn recipe(dir: &Path, target: &Path) -> Result<Recipe, BuildError> {
     let stamp = stamp(dir)?;
     let file = target.join(RECIPE);
-    let kept = std::fs::symlink_metadata(&file)
-        .ok()
-        .filter(|m| m.is_file())
-        .and_then(|_| std::fs::read(&file).ok())
-        .and_then(|bytes| serde_json::from_slice::<Recipe>(&bytes).ok());
+    let kept = own_file(&file).and_then(|text| serde_json::from_str::<Recipe>(&text).ok());
     if let Some(recipe) = kept.filter(|r| r.holds(&stamp, target)) {
         return Ok(recipe);
     }
@@ -519,7 +529,7 @@ fn made_from(unit: Unit, recipe: &Recipe, dir: &Path, out: &Path) -> Option<Stri
         let (len, mtime) = seen(&unit_output(Unit::Student, out))?;
         note.push_str(&format!("lib {len} {mtime}\n"));
     }
-    for source in sources_read(&std::fs::read_to_string(depinfo).ok()?) {
+    for source in sources_read(&own_file(&depinfo)?) {
         let at = dir.join(&source);
         note.push_str(&format!("src {} {}\n", source.display(), contents(&at)?));
     }
@@ -581,7 +591,7 @@ fn note_path(unit: Unit, out: &Path) -> PathBuf {
 /// untouched). A learner who saves without a change, or a class with the
 /// same file twice in a row in one slot, compiles nothing.
 fn up_to_date(unit: Unit, recipe: &Recipe, dir: &Path, out: &Path) -> bool {
-    let note = std::fs::read_to_string(note_path(unit, out)).ok();
+    let note = own_file(&note_path(unit, out));
     note.is_some() && note == made_from(unit, recipe, dir, out)
 }
 
@@ -943,6 +953,24 @@ not json
         assert!(!fresh(Unit::CoreMain, &recipe));
         std::fs::remove_file(out.join("lab-runner")).unwrap();
         assert!(!fresh(Unit::CoreMain, &recipe));
+        // A note that is a link is no note; a source that became a FIFO is
+        // not read (that would wait for a writer): the unit is built again.
+        note(Unit::Student);
+        assert!(fresh(Unit::Student, &recipe));
+        let note = note_path(Unit::Student, &out);
+        let moved = work.path().join("moved-note");
+        std::fs::rename(&note, &moved).unwrap();
+        std::os::unix::fs::symlink(&moved, &note).unwrap();
+        assert!(!fresh(Unit::Student, &recipe));
+        std::fs::remove_file(&note).unwrap();
+        std::fs::rename(&moved, &note).unwrap();
+        assert!(fresh(Unit::Student, &recipe));
+        let more = dir.join("student/src/more.rs");
+        std::fs::remove_file(&more).unwrap();
+        let fifo = std::ffi::CString::new(more.to_str().unwrap()).unwrap();
+        // SAFETY: mkfifo with a valid NUL-terminated path.
+        assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o644) }, 0);
+        assert!(!fresh(Unit::Student, &recipe));
     }
 
     #[test]
