@@ -97,16 +97,13 @@ fn seen(path: &Path) -> Option<(u64, u128)> {
 /// A file's length and a hash of its bytes, as text; `None` when it
 /// cannot be read.
 fn contents(path: &Path) -> Option<String> {
-    use std::hash::{Hash, Hasher};
     // A regular file only (through a link or not): reading a FIFO a source
     // names would wait for a writer.
     if !std::fs::metadata(path).ok()?.is_file() {
         return None;
     }
     let bytes = std::fs::read(path).ok()?;
-    let mut hasher = std::hash::DefaultHasher::new();
-    bytes.hash(&mut hasher);
-    Some(format!("{} {:016x}", bytes.len(), hasher.finish()))
+    Some(format!("{} {}", bytes.len(), digest(&bytes)))
 }
 
 /// A file of the judge's own (a note, rustc's dependency file, the recipe)
@@ -518,13 +515,19 @@ impl Unit {
 }
 
 /// What a unit's last build was made from, as its note keeps it: the
-/// recipe, its output as written (length and time), every source rustc
+/// recipe, rustc's arguments, its output as written (length and time), every source rustc
 /// read (length and hash of its bytes) and, for the core main, the
 /// learner's crate it linked. `None` when a file cannot be read.
 fn made_from(unit: Unit, recipe: &Recipe, dir: &Path, out: &Path) -> Option<String> {
     let (output, depinfo) = unit.outputs(out);
     let (len, mtime) = seen(&output)?;
-    let mut note = format!("{}\nout {len} {mtime}\n", contents_of(&recipe.stamp));
+    // The arguments too: a judge that compiles differently builds again.
+    let args = unit.args(recipe, out, super::is_kit(dir)).ok()?.join(" ");
+    let mut note = format!(
+        "recipe {}\nargs {}\nout {len} {mtime}\n",
+        digest(recipe.stamp.as_bytes()),
+        digest(args.as_bytes())
+    );
     if unit == Unit::CoreMain {
         let (len, mtime) = seen(&unit_output(Unit::Student, out))?;
         note.push_str(&format!("lib {len} {mtime}\n"));
@@ -540,12 +543,12 @@ fn unit_output(unit: Unit, out: &Path) -> PathBuf {
     unit.outputs(out).0
 }
 
-/// A hash of `text`, as text.
-fn contents_of(text: &str) -> String {
+/// A hash of `bytes`, as text.
+fn digest(bytes: &[u8]) -> String {
     use std::hash::{Hash, Hasher};
     let mut hasher = std::hash::DefaultHasher::new();
-    text.as_bytes().hash(&mut hasher);
-    format!("recipe {:016x}", hasher.finish())
+    bytes.hash(&mut hasher);
+    format!("{:016x}", hasher.finish())
 }
 
 /// The sources a rustc dependency file lists for its first target (paths
@@ -908,7 +911,15 @@ not json
             stamp: "made from".into(),
             rustc: "rustc".into(),
             rustc_seen: None,
-            libs: BTreeMap::new(),
+            libs: LINKED
+                .iter()
+                .map(|n| {
+                    (
+                        n.to_string(),
+                        (PathBuf::from(format!("/d/lib{n}.rlib")), None),
+                    )
+                })
+                .collect(),
             deps: "deps".into(),
         };
         put(&dir.join("student/src/lib.rs"), "pub fn a() {}");
@@ -938,6 +949,12 @@ not json
         put(&dir.join("student/src/more.rs"), "pub fn c() {}");
         assert!(!fresh(Unit::Student, &recipe));
         put(&dir.join("student/src/more.rs"), "pub fn b() {}");
+        // Other arguments: here, the folder becomes the kit itself, where
+        // the learner's crate keeps an incremental cache.
+        put(&dir.join("lab.sh"), "");
+        assert!(!fresh(Unit::Student, &recipe));
+        std::fs::remove_file(dir.join("lab.sh")).unwrap();
+        assert!(fresh(Unit::Student, &recipe));
         // Another recipe.
         let other = Recipe {
             stamp: "made from else".into(),
