@@ -12,7 +12,7 @@
 //! the variables that change how cargo builds, and the rustc it names.
 //! Otherwise the next build warms again.
 
-use super::{build_timeout, sources, BuildError, Runner};
+use super::{build_timeout, jail, BuildError, Runner};
 use crate::catalog::tr;
 use crate::spawn::{self, Exit};
 use serde::{Deserialize, Serialize};
@@ -344,15 +344,6 @@ fn rustc(dir: &Path, target: &Path) -> Result<PathBuf, BuildError> {
     }
 }
 
-/// The jail of one compiler run: it reads the toolchain and `dir`'s
-/// sources, and writes only `target`.
-fn jail(dir: &Path, target: &Path) -> Result<crate::sandbox::Jail, BuildError> {
-    let tmp = target.join("lab-tmp");
-    std::fs::create_dir_all(&tmp)?;
-    let (read, also) = sources(dir)?;
-    Ok(crate::sandbox::build(&read, target, &tmp, &also)?)
-}
-
 /// One of the compiler runs a build makes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Unit {
@@ -484,9 +475,10 @@ impl Unit {
         if self.incremental(in_kit) {
             args.extend(["-C".into(), format!("incremental={out_s}/{INCREMENTAL}")]);
         }
-        if let Some(binary) = self.binary() {
+        if self != Unit::Student {
             args.extend(["-C".into(), "strip=debuginfo".into()]);
-            args.extend(["-o".into(), format!("{out_s}/{binary}")]);
+            let (binary, _) = self.outputs(out);
+            args.extend(["-o".into(), binary.display().to_string()]);
         }
         Ok(args)
     }
@@ -501,15 +493,6 @@ impl Unit {
                 out.join("lab-runner-advanced"),
                 out.join("lab-runner-advanced.d"),
             ),
-        }
-    }
-
-    /// The runner binary it makes, if any.
-    fn binary(self) -> Option<&'static str> {
-        match self {
-            Unit::Student => None,
-            Unit::CoreMain => Some("lab-runner"),
-            Unit::Advanced => Some("lab-runner-advanced"),
         }
     }
 }
@@ -529,7 +512,7 @@ fn made_from(unit: Unit, recipe: &Recipe, dir: &Path, out: &Path) -> Option<Stri
         digest(args.as_bytes())
     );
     if unit == Unit::CoreMain {
-        let (len, mtime) = seen(&unit_output(Unit::Student, out))?;
+        let (len, mtime) = seen(&Unit::Student.outputs(out).0)?;
         note.push_str(&format!("lib {len} {mtime}\n"));
     }
     for source in sources_read(&own_file(&depinfo)?) {
@@ -537,10 +520,6 @@ fn made_from(unit: Unit, recipe: &Recipe, dir: &Path, out: &Path) -> Option<Stri
         note.push_str(&format!("src {} {}\n", source.display(), contents(&at)?));
     }
     Some(note)
-}
-
-fn unit_output(unit: Unit, out: &Path) -> PathBuf {
-    unit.outputs(out).0
 }
 
 /// A hash of `bytes`, as text.
@@ -719,7 +698,7 @@ pub fn build(
             Runner::Core => Unit::CoreMain,
             Runner::Advanced => Unit::Advanced,
         };
-        Ok(Ok(unit_output(last, &out)))
+        Ok(Ok(last.outputs(&out).0))
     };
     let results: Vec<_> = std::thread::scope(|scope| {
         let started: Vec<_> = runners

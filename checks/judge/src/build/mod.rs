@@ -121,16 +121,22 @@ fn cargo(
 ) -> Result<(Exit, String, String), BuildError> {
     let mut cmd = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()));
     cmd.current_dir(dir).args(args);
-    let tmp = target.join("lab-tmp");
-    std::fs::create_dir_all(&tmp)?;
-    let (read, also) = sources(dir)?;
-    let jail = crate::sandbox::build(&read, target, &tmp, &also)?;
-    let (exit, captured) = spawn::run_tool(&mut cmd, limit, Some(jail))?;
+    let (exit, captured) = spawn::run_tool(&mut cmd, limit, Some(jail(dir, target)?))?;
     Ok((
         exit,
         spawn::excerpt(&captured.stdout, 64 << 20),
         spawn::excerpt(&captured.stderr, 256 << 10),
     ))
+}
+
+/// The jail of one build command (cargo or rustc) in `dir`: it reads the
+/// toolchain and `dir`'s sources, and writes only `target` (its `lab-tmp/`
+/// is TMPDIR).
+fn jail(dir: &Path, target: &Path) -> Result<crate::sandbox::Jail, BuildError> {
+    let tmp = target.join("lab-tmp");
+    std::fs::create_dir_all(&tmp)?;
+    let (read, also) = sources(dir)?;
+    Ok(crate::sandbox::build(&read, target, &tmp, &also)?)
 }
 
 /// What a build in workspace `dir` may read of it, and which of its files
