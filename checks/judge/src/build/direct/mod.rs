@@ -1,0 +1,162 @@
+//! Building the runners with rustc alone. Cargo builds the kit's own crates
+//! once (the warm-up) and says in its JSON messages where each library
+//! went; the judge keeps that, with the rustc cargo ran, as a recipe in the
+//! target folder. Each build of learner code then starts rustc itself: the
+//! learner's crate, then the core runner's one-file `main` that links it;
+//! and, beside them, the advanced runner with the learner's advanced.rs
+//! inside. No cargo start, manifest reading or fingerprints of sixty units
+//! on the path a learner waits on at every save.
+//!
+//! A recipe holds while nothing it was made from changed: every file of the
+//! kit's runner crates and its manifests (path, length, contents),
+//! the variables that change how cargo builds, and the rustc it names.
+//! Otherwise the next build warms again.
+//!
+//! `recipe.rs` makes and keeps the recipe, `unit.rs` names the compiler
+//! runs and their arguments, `note.rs` says whether a unit is up to date,
+//! `blame.rs` reads rustc's diagnostics (whose fault, and what the learner
+//! reads) and `files.rs` is what all of them read of a file.
+
+mod blame;
+mod files;
+mod note;
+mod recipe;
+mod unit;
+
+use super::{build_timeout, jail, BuildError, Runner};
+use crate::catalog::tr;
+use crate::spawn::{self, Exit};
+use note::{made_from, note_path, up_to_date};
+use recipe::{recipe, Recipe};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use unit::Unit;
+
+/// The folder of a target where builds of learner code write: the student
+/// crate, both runners and their incremental caches.
+pub const OUT: &str = "lab-direct";
+
+/// rustc's incremental caches, in [`OUT`].
+pub const INCREMENTAL: &str = "incremental";
+
+/// Most bytes of rustc's stderr read: its JSON lines, each diagnostic with
+/// its rendered text, its explanation and its places, several times the
+/// length of the text they render.
+const STDERR_CAP: usize = 1 << 20;
+
+/// One compiler run in `dir`, jailed: `Ok(Ok(()))` when it compiled,
+/// `Ok(Err(errors))` when the learner's code did not.
+fn compile(
+    unit: Unit,
+    recipe: &Recipe,
+    dir: &Path,
+    target: &Path,
+) -> Result<Result<(), String>, BuildError> {
+    let out = target.join(OUT);
+    if up_to_date(unit, recipe, dir, &out) {
+        return Ok(Ok(()));
+    }
+    let note = note_path(unit, &out);
+    if std::fs::symlink_metadata(&note).is_ok() {
+        std::fs::remove_file(&note)?;
+    }
+    let mut cmd = Command::new(&recipe.rustc);
+    cmd.current_dir(dir)
+        .args(unit.args(recipe, &out, super::is_kit(dir))?);
+    let mut jail = jail(dir, target)?;
+    if unit == Unit::Student {
+        // What cargo tells a crate about itself, for `env!`.
+        for (name, value) in [
+            ("CARGO_PKG_NAME", "student".into()),
+            ("CARGO_CRATE_NAME", "student".into()),
+            ("CARGO_MANIFEST_DIR", dir.join("student").into_os_string()),
+        ] {
+            jail = jail.env(name, value);
+        }
+    }
+    let started = std::time::Instant::now();
+    let (exit, captured) = spawn::run_tool(&mut cmd, build_timeout(), Some(jail))?;
+    crate::timing(&format!("rustc {unit:?}"), started);
+    let said = blame::read(&spawn::excerpt(&captured.stderr, STDERR_CAP), unit);
+    match exit {
+        Exit::Success => {
+            if let Some(made) = made_from(unit, recipe, dir, &out) {
+                crate::files::write_atomically(&note, made.as_bytes())?;
+            }
+            Ok(Ok(()))
+        }
+        Exit::CaseTimeLimit | Exit::OverallTimeLimit => Ok(Err(tr(
+            "build.too_slow",
+            &[("secs", &build_timeout().as_secs_f64())],
+        ))),
+        Exit::Failure(_) | Exit::Signalled(_) => {
+            if said.learners {
+                Ok(Err(super::first_errors(&said.as_cargo, 40)))
+            } else {
+                Err(BuildError::Kit(format!(
+                    "rustc ended with {exit:?}: {}",
+                    super::first_errors(&said.as_cargo, 20)
+                )))
+            }
+        }
+        other => Err(BuildError::Kit(format!(
+            "rustc ended with {other:?}: {}",
+            super::first_errors(&said.as_rustc, 20)
+        ))),
+    }
+}
+
+/// Builds `runners` from the kit or slot at `dir` into `target`: for
+/// each, its binary, or the compiler's first errors when the learner's code
+/// does not compile. The two runners build side by side; the core one is
+/// the learner's crate, then its `main`. The `Err` is the kit's fault.
+pub fn build(
+    dir: &Path,
+    target: &Path,
+    runners: &[Runner],
+) -> Result<Vec<Result<PathBuf, String>>, BuildError> {
+    let started = std::time::Instant::now();
+    let recipe = recipe(dir, target);
+    crate::timing("recipe", started);
+    let recipe = match recipe {
+        Ok(recipe) => recipe,
+        // A student/Cargo.toml the learner broke fails every runner, as
+        // their own mistake.
+        Err(BuildError::DoesNotCompile(why)) => {
+            return Ok(runners.iter().map(|_| Err(why.clone())).collect())
+        }
+        Err(kit) => return Err(kit),
+    };
+    let out = target.join(OUT);
+    std::fs::create_dir_all(&out)?;
+    let one = |runner: Runner| -> Result<Result<PathBuf, String>, BuildError> {
+        let units: &[Unit] = match runner {
+            Runner::Core => &[Unit::Student, Unit::CoreMain],
+            Runner::Advanced => &[Unit::Advanced],
+        };
+        for &unit in units {
+            if let Err(errors) = compile(unit, &recipe, dir, target)? {
+                return Ok(Err(errors));
+            }
+        }
+        let last = match runner {
+            Runner::Core => Unit::CoreMain,
+            Runner::Advanced => Unit::Advanced,
+        };
+        Ok(Ok(last.outputs(&out).0))
+    };
+    let results: Vec<_> = std::thread::scope(|scope| {
+        let started: Vec<_> = runners
+            .iter()
+            .map(|&runner| scope.spawn(move || one(runner)))
+            .collect();
+        started
+            .into_iter()
+            .map(|h| {
+                h.join()
+                    .unwrap_or_else(|_| Err(BuildError::Kit("a build thread panicked".into())))
+            })
+            .collect()
+    });
+    results.into_iter().collect()
+}
