@@ -6,17 +6,29 @@
 //! is a child subreaper: whatever a child leaves behind (even in a session
 //! of its own) becomes the judge's child when its parent dies, and is
 //! killed and reaped here.
+//!
+//! `captured.rs` holds a child's output, `groups.rs` the live process
+//! groups and the orphans, `clock.rs` the time a limit counts and
+//! `folder.rs` a jailed folder's size.
 
-use std::fs::File;
-use std::io;
-use std::os::unix::process::{CommandExt, ExitStatusExt};
-use std::path::Path;
-use std::process::{Child, Command, Stdio};
-use std::sync::atomic::{AtomicI32, Ordering};
-use std::sync::Mutex;
-use std::time::{Duration, Instant};
+mod captured;
+mod clock;
+mod folder;
+mod groups;
+
+pub use captured::{excerpt, private_file, size, slice, Captured};
+pub use folder::folder_bytes;
+pub use groups::{become_subreaper, kill_all, kill_children_on_stop, reap_orphans};
 
 use crate::sandbox::Jail;
+use clock::{Clock, Measure};
+use folder::{FOLDER_ENTRIES, FOLDER_EVERY};
+use groups::{register, LIVE_GROUPS, SPAWNING};
+use std::io;
+use std::os::unix::process::{CommandExt, ExitStatusExt};
+use std::process::{Child, Command, Stdio};
+use std::sync::atomic::Ordering;
+use std::time::{Duration, Instant};
 
 /// How a supervised child ended.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -35,69 +47,6 @@ pub enum Exit {
     FolderFull,
 }
 
-/// Where a child's output went: two unnamed files of the judge's own (see
-/// [`private_file`]), read back only through these descriptors. The child
-/// writes through its copies of them; the judge never moves their offset.
-pub struct Captured {
-    pub stdout: File,
-    pub stderr: File,
-}
-
-impl Captured {
-    fn new() -> io::Result<Captured> {
-        Ok(Captured {
-            stdout: private_file()?,
-            stderr: private_file()?,
-        })
-    }
-
-    /// Up to `cap` bytes of stderr, lossily decoded, for display only.
-    pub fn stderr_excerpt(&self, cap: usize) -> String {
-        excerpt(&self.stderr, cap)
-    }
-
-    pub fn bytes(&self) -> u64 {
-        size(&self.stdout) + size(&self.stderr)
-    }
-}
-
-/// A file of the judge's own that has no name: no other process can
-/// open, replace or redirect it (`O_TMPFILE` in the judge's TMPDIR, or a
-/// file created there with `O_EXCL` and unlinked at once). Only the
-/// descriptors the judge holds and hands out reach it.
-pub fn private_file() -> io::Result<File> {
-    tempfile::tempfile()
-}
-
-/// Up to `cap` bytes of `file` from its start, lossily decoded.
-pub fn excerpt(file: &File, cap: usize) -> String {
-    slice(file, 0, u64::MAX, cap as u64).0
-}
-
-/// Up to `cap` bytes of `file` from byte `from` to byte `to`, lossily
-/// decoded, and whether more was there. Positioned reads: the offset a
-/// child shares with the judge's descriptor stays where the child left it.
-pub fn slice(file: &File, from: u64, to: u64, cap: u64) -> (String, bool) {
-    use std::os::unix::fs::FileExt;
-    let to = to.min(size(file).max(from));
-    let want = to.saturating_sub(from);
-    let mut buf = vec![0u8; want.min(cap) as usize];
-    let mut got = 0;
-    while got < buf.len() {
-        match file.read_at(&mut buf[got..], from + got as u64) {
-            Ok(0) | Err(_) => break,
-            Ok(n) => got += n,
-        }
-    }
-    buf.truncate(got);
-    (String::from_utf8_lossy(&buf).into_owned(), want > cap)
-}
-
-/// The size of one of the judge's files, read through its descriptor.
-pub fn size(file: &File) -> u64 {
-    file.metadata().map_or(0, |m| m.len())
-}
-
 /// Limits of one supervised child.
 #[derive(Debug, Clone, Copy)]
 pub struct Watch {
@@ -107,144 +56,6 @@ pub struct Watch {
     pub deadline: Instant,
     /// Most bytes of stdout plus stderr.
     pub output_cap: u64,
-}
-
-/// Process groups alive right now, so that a judge stopped by Ctrl-C or
-/// SIGTERM kills them on its way out (they are not in the terminal's
-/// foreground group and would not get the signal themselves).
-static LIVE_GROUPS: [AtomicI32; 256] = [const { AtomicI32::new(0) }; 256];
-
-fn register(pgid: i32) -> Option<usize> {
-    LIVE_GROUPS.iter().position(|slot| {
-        slot.compare_exchange(0, pgid, Ordering::SeqCst, Ordering::SeqCst)
-            .is_ok()
-    })
-}
-
-extern "C" fn on_stop_signal(signal: libc::c_int) {
-    // A terminal `watch` took out of line mode gets its settings back.
-    crate::keys::restore(libc::STDIN_FILENO);
-    for slot in &LIVE_GROUPS {
-        let pgid = slot.load(Ordering::SeqCst);
-        if pgid > 0 {
-            // SAFETY: kill(2) is async-signal-safe.
-            unsafe {
-                libc::kill(-pgid, libc::SIGKILL);
-            }
-        }
-    }
-    // SAFETY: restoring the default action and re-raising are async-signal-safe.
-    unsafe {
-        libc::signal(signal, libc::SIG_DFL);
-        libc::raise(signal);
-    }
-}
-
-/// Kills every live child's process group and every orphan (the
-/// watchdog's way out).
-pub fn kill_all() {
-    for slot in &LIVE_GROUPS {
-        let pgid = slot.swap(0, Ordering::SeqCst);
-        if pgid > 0 {
-            // SAFETY: kill(2) on a process group this judge started.
-            unsafe {
-                libc::kill(-pgid, libc::SIGKILL);
-            }
-        }
-    }
-    reap_orphans();
-}
-
-/// Installs the Ctrl-C / SIGTERM / SIGHUP handler that kills live groups.
-pub fn kill_children_on_stop() {
-    let handler = on_stop_signal as extern "C" fn(libc::c_int) as libc::sighandler_t;
-    for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
-        // SAFETY: installing a handler that only does async-signal-safe work.
-        unsafe {
-            libc::signal(signal, handler);
-        }
-    }
-}
-
-/// Held while a child is being started and while orphans are collected, so
-/// that a child not yet registered is never taken for an orphan.
-static SPAWNING: Mutex<()> = Mutex::new(());
-
-/// Makes the judge a child subreaper (see the module's comment).
-pub fn become_subreaper() {
-    // SAFETY: prctl with integer arguments.
-    unsafe {
-        libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
-    }
-}
-
-/// The judge's children that it did not start itself: descendants of a
-/// child that outlived their parent. /proc/self/task/*/children where the
-/// kernel has it, else a scan of /proc.
-fn orphans() -> Vec<i32> {
-    let mine: Vec<i32> = LIVE_GROUPS
-        .iter()
-        .map(|g| g.load(Ordering::SeqCst))
-        .filter(|g| *g > 0)
-        .collect();
-    let mut children = Vec::new();
-    let tasks = std::fs::read_dir("/proc/self/task")
-        .into_iter()
-        .flatten()
-        .flatten();
-    let mut listed = false;
-    for task in tasks {
-        if let Ok(text) = std::fs::read_to_string(task.path().join("children")) {
-            listed = true;
-            children.extend(
-                text.split_whitespace()
-                    .filter_map(|p| p.parse::<i32>().ok()),
-            );
-        }
-    }
-    if !listed {
-        let me = std::process::id() as i32;
-        for entry in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
-            let Some(pid) = entry
-                .file_name()
-                .to_str()
-                .and_then(|n| n.parse::<i32>().ok())
-            else {
-                continue;
-            };
-            let stat = std::fs::read_to_string(entry.path().join("stat")).unwrap_or_default();
-            // Field 4, after the parenthesised command name.
-            let ppid = stat
-                .rsplit_once(')')
-                .and_then(|(_, rest)| rest.split_whitespace().nth(1))
-                .and_then(|p| p.parse::<i32>().ok());
-            if ppid == Some(me) {
-                children.push(pid);
-            }
-        }
-    }
-    children.retain(|pid| !mine.contains(pid));
-    children
-}
-
-/// Kills and reaps every orphan, and the orphans those leave, until none is
-/// left (bounded, so a judge bug cannot spin here).
-pub fn reap_orphans() {
-    let _guard = SPAWNING.lock().unwrap_or_else(|e| e.into_inner());
-    for _ in 0..1000 {
-        let pids = orphans();
-        if pids.is_empty() {
-            return;
-        }
-        for pid in pids {
-            // SAFETY: kill and waitpid on a child of this process that no
-            // other part of the judge waits for.
-            unsafe {
-                libc::kill(pid, libc::SIGKILL);
-                libc::waitpid(pid, std::ptr::null_mut(), 0);
-            }
-        }
-    }
 }
 
 fn start(cmd: &mut Command, jail: Option<Jail>) -> io::Result<(Child, Captured, Option<usize>)> {
@@ -342,15 +153,6 @@ pub fn supervise(
     supervise_by(cmd, watch, jail, progress, Measure::LearnerThread)
 }
 
-/// Which time a child's limit (`Watch::idle`) counts.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Measure {
-    /// Its learner thread's own time (see [`Clock`]).
-    LearnerThread,
-    /// The processor time of its whole session (see [`session_cpu`]).
-    SessionCpu,
-}
-
 fn supervise_by(
     cmd: &mut Command,
     watch: Watch,
@@ -409,173 +211,6 @@ fn supervise_by(
     // stopped for flooding may have finished cases the judge has not read.
     progress();
     Ok((exit, captured))
-}
-
-/// A child's own time: wall-clock time less the time the thread that runs
-/// learner code spent waiting for a CPU (`/proc/PID/task/TID/schedstat`).
-/// That thread is the child's first thread after its main one (a runner
-/// starts it before any learner code runs), or its main thread while it has
-/// no other. The time advances while that thread runs or sleeps, not while
-/// a busy machine keeps it off the processor, so a per-case limit gives the
-/// same verdict on a loaded machine as on an idle one (a flood reaches the
-/// output cap before a limit, an endless loop reaches the limit). Plain
-/// wall-clock time where the kernel does not say.
-struct Clock {
-    pid: u32,
-    measure: Measure,
-    /// The session's processor time at the last look, and when to look again.
-    cpu: (Duration, Instant),
-    /// The schedstat of the thread being timed, held open.
-    schedstat: Option<File>,
-    /// Whether that is the learner's thread (else the main one, for now).
-    found: bool,
-    /// The longest wait read so far.
-    waited: Duration,
-    start: Instant,
-}
-
-/// How long a clock keeps looking for a child's second thread.
-const FIND_WORKER_FOR: Duration = Duration::from_secs(2);
-
-impl Clock {
-    fn of(pid: u32, measure: Measure) -> Clock {
-        let mut clock = Clock {
-            pid,
-            measure,
-            cpu: (Duration::ZERO, Instant::now()),
-            schedstat: File::open(format!("/proc/{pid}/schedstat")).ok(),
-            found: false,
-            waited: Duration::ZERO,
-            start: Instant::now(),
-        };
-        if measure == Measure::LearnerThread {
-            clock.find_worker();
-        }
-        clock
-    }
-
-    /// Switches to the child's first thread after its main one, once it has one.
-    fn find_worker(&mut self) {
-        let Ok(tasks) = std::fs::read_dir(format!("/proc/{}/task", self.pid)) else {
-            return;
-        };
-        let first = tasks
-            .flatten()
-            .filter_map(|t| t.file_name().to_str().and_then(|n| n.parse::<u32>().ok()))
-            .filter(|tid| *tid != self.pid)
-            .min();
-        if let Some(tid) = first {
-            if let Ok(f) = File::open(format!("/proc/{}/task/{tid}/schedstat", self.pid)) {
-                self.schedstat = Some(f);
-                self.found = true;
-            }
-        }
-    }
-
-    fn now(&mut self) -> Duration {
-        if self.measure == Measure::SessionCpu {
-            if Instant::now() >= self.cpu.1 {
-                self.cpu = (session_cpu(self.pid), Instant::now() + SESSION_EVERY);
-            }
-            return self.cpu.0;
-        }
-        let wall = self.start.elapsed();
-        if !self.found && wall < FIND_WORKER_FOR {
-            self.find_worker();
-        }
-        // A thread that has ended waits no more: its last reading stands.
-        if let Some(waited) = self.schedstat.as_ref().and_then(read_wait) {
-            self.waited = self.waited.max(waited);
-        }
-        wall.saturating_sub(self.waited)
-    }
-}
-
-/// How often a session's processor time is added up (a scan of /proc).
-const SESSION_EVERY: Duration = Duration::from_millis(100);
-
-/// The processor time (user and system) that the processes of session
-/// `sid` have used: each live one's own, and what each has collected from
-/// the children it waited for. A busy machine slows a build down but does
-/// not add to this, so a build's limit gives the same verdict beside a
-/// CPU hog as alone.
-fn session_cpu(sid: u32) -> Duration {
-    // SAFETY: sysconf only returns a number.
-    let ticks = unsafe { libc::sysconf(libc::_SC_CLK_TCK) }.max(1) as u64;
-    let mut total = 0u64;
-    for entry in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
-        let name = entry.file_name();
-        let Some(name) = name
-            .to_str()
-            .filter(|n| n.bytes().all(|b| b.is_ascii_digit()))
-        else {
-            continue;
-        };
-        let Ok(stat) = std::fs::read_to_string(format!("/proc/{name}/stat")) else {
-            continue;
-        };
-        // After the parenthesised command name: state, ppid, pgrp,
-        // session, ..., utime, stime, cutime, cstime (fields 3, 6, 14-17).
-        let Some((_, rest)) = stat.rsplit_once(')') else {
-            continue;
-        };
-        let fields: Vec<&str> = rest.split_whitespace().collect();
-        if fields.get(3).and_then(|f| f.parse::<u32>().ok()) != Some(sid) {
-            continue;
-        }
-        total += fields
-            .get(11..15)
-            .into_iter()
-            .flatten()
-            .filter_map(|f| f.parse::<u64>().ok())
-            .sum::<u64>();
-    }
-    Duration::from_millis(total * 1000 / ticks)
-}
-
-/// The second field of a schedstat file: nanoseconds spent runnable but
-/// waiting for a CPU.
-fn read_wait(file: &File) -> Option<Duration> {
-    use std::os::unix::fs::FileExt;
-    let mut buf = [0u8; 128];
-    let n = file.read_at(&mut buf, 0).ok()?;
-    let text = std::str::from_utf8(&buf[..n]).ok()?;
-    let ns = text.split_whitespace().nth(1)?.parse::<u64>().ok()?;
-    Some(Duration::from_nanos(ns))
-}
-
-/// How often a jailed child's folder is measured against its quota.
-const FOLDER_EVERY: Duration = Duration::from_millis(50);
-/// Most files and folders a jailed child's folder may hold; more counts
-/// as past its quota.
-const FOLDER_ENTRIES: usize = 10_000;
-
-/// The bytes `dir` takes on disk, everything beneath it counted (a sparse
-/// file by its length), links not followed; `u64::MAX` when it holds more
-/// than `entries` files and folders.
-pub fn folder_bytes(dir: &Path, entries: usize) -> u64 {
-    use std::os::unix::fs::MetadataExt;
-    let (mut total, mut seen) = (0u64, 0usize);
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        let Ok(list) = std::fs::read_dir(&d) else {
-            continue;
-        };
-        for entry in list.flatten() {
-            seen += 1;
-            if seen > entries {
-                return u64::MAX;
-            }
-            let Ok(meta) = entry.path().symlink_metadata() else {
-                continue;
-            };
-            total = total.saturating_add(meta.len().max(meta.blocks() * 512));
-            if meta.is_dir() {
-                stack.push(entry.path());
-            }
-        }
-    }
-    total
 }
 
 /// How much wall-clock time a tool gets for each second of its limit: a

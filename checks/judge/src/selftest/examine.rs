@@ -1,0 +1,168 @@
+//! One subject checked: built in a slot, run, and its verdicts compared
+//! with what it must come to.
+
+use super::subjects::{Expectation, SourceFile, Subject};
+use super::Examined;
+use crate::build;
+use crate::evaluate::StepResult;
+use crate::limits::Limits;
+use crate::sections::{splice, splice_items};
+use crate::suites::{is_advanced, span};
+use std::path::Path;
+
+fn failed_clauses(results: &[StepResult]) -> Vec<String> {
+    results
+        .iter()
+        .flat_map(|r| {
+            r.suite
+                .clauses
+                .iter()
+                .zip(&r.verdicts)
+                .filter(|(_, v)| !v.is_pass())
+                .map(|(c, _)| c.key.clone())
+        })
+        .collect()
+}
+
+/// A subject's files, read (a mutant or alternative spliced into the
+/// reference).
+fn sources(root: &Path, subject: &Subject) -> Result<build::Sources, String> {
+    type Rule = fn(&str, &str) -> Result<String, String>;
+    let read = |p: &Path| std::fs::read(p).map_err(|e| format!("{}: {e}", p.display()));
+    let text = |p: &Path| std::fs::read_to_string(p).map_err(|e| format!("{}: {e}", p.display()));
+    let load = |file: &SourceFile, reference: &str, rule: Rule| match file {
+        SourceFile::Whole(path) => read(path),
+        SourceFile::Spliced(part) => rule(&text(&root.join(reference))?, &text(part)?)
+            .map(String::into_bytes)
+            .map_err(|e| format!("{}: {e}", part.display())),
+    };
+    Ok(build::Sources {
+        lib: load(&subject.lib, "solutions/src/lib.rs", splice_items)?,
+        advanced: subject
+            .advanced
+            .as_ref()
+            .map(|file| load(file, "solutions/advanced.rs", splice))
+            .transpose()?,
+    })
+}
+
+pub(super) fn examine(
+    root: &Path,
+    slot: &str,
+    subject: &Subject,
+    seed: u64,
+) -> Result<Examined, String> {
+    let steps: Vec<&'static str> = match &subject.expect {
+        Expectation::PassAll(_, steps) | Expectation::NotStarted(steps) => steps.clone(),
+        Expectation::Caught { clause } => {
+            match crate::suites::parse_step(clause.split('/').next().unwrap_or("")) {
+                Some(step) => vec![step],
+                None => {
+                    return Ok((
+                        false,
+                        "header has no valid `// caught-by: NN/clause` line".into(),
+                        None,
+                    ))
+                }
+            }
+        }
+    };
+    let sources = sources(root, subject)?;
+    let core = steps.iter().any(|s| !is_advanced(s));
+    let advanced = steps.iter().any(|s| is_advanced(s));
+    let runners = build::runners(root, Some((slot, &sources)), core, advanced)?;
+    let core_runner = match &runners.core {
+        Some(Err(e)) => return Ok((false, format!("does not compile:\n{e}"), None)),
+        Some(Ok(path)) => Some(path.as_path()),
+        None => None,
+    };
+    match &runners.advanced {
+        build::Advanced::DoesNotCompile(e) => {
+            return Ok((false, format!("advanced.rs does not compile:\n{e}"), None))
+        }
+        build::Advanced::Absent if advanced => {
+            return Ok((false, "has no advanced.rs".into(), None));
+        }
+        _ => {}
+    }
+    let limits = Limits::default();
+    let run = |steps: &[&'static str], seed: u64| {
+        let prepared = crate::evaluate::prepare(steps, seed);
+        crate::evaluate::run_with(core_runner, &runners.advanced, prepared, limits, 1)
+            .map_err(|e| e.to_string())
+    };
+    match &subject.expect {
+        Expectation::PassAll(seeds, _) => {
+            for &s in seeds {
+                let failed = failed_clauses(&run(&steps, s)?);
+                if !failed.is_empty() {
+                    return Ok((
+                        false,
+                        format!("rejected under seed {s}: {}", failed.join(", ")),
+                        None,
+                    ));
+                }
+            }
+            Ok((
+                true,
+                format!("passes steps {} under {} seeds", span(&steps), seeds.len()),
+                None,
+            ))
+        }
+        Expectation::NotStarted(_) => {
+            let results = run(&steps, seed)?;
+            let started: Vec<&str> = results
+                .iter()
+                .filter(|r| !r.not_started())
+                .map(|r| r.suite.step)
+                .collect();
+            if started.is_empty() {
+                Ok((
+                    true,
+                    format!("steps {} fail as not implemented yet", span(&steps)),
+                    None,
+                ))
+            } else {
+                Ok((
+                    false,
+                    format!(
+                        "steps {} do not read as not implemented",
+                        started.join(", ")
+                    ),
+                    None,
+                ))
+            }
+        }
+        Expectation::Caught { clause } => {
+            let step = steps[0];
+            let failed = failed_clauses(&run(&steps, seed)?);
+            let first = failed.first().cloned();
+            if failed.is_empty() {
+                Ok((false, format!("SURVIVED step {step}"), None))
+            } else if failed.contains(clause) {
+                let others = failed.len() - 1;
+                Ok((
+                    true,
+                    format!(
+                        "caught by {clause}{}",
+                        if others > 0 {
+                            format!(" (+{others} more)")
+                        } else {
+                            String::new()
+                        }
+                    ) + &match &first {
+                        Some(f) if f != clause => format!("; first shown under {f}"),
+                        _ => String::new(),
+                    },
+                    first.clone(),
+                ))
+            } else {
+                Ok((
+                    false,
+                    format!("caught, but not by {clause}: {}", failed.join(", ")),
+                    first,
+                ))
+            }
+        }
+    }
+}

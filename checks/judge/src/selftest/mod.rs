@@ -1,0 +1,129 @@
+//! `lab-judge selftest`: proves the checker against known answers, through
+//! the same slot path a learner's submission takes. The reference solution
+//! must pass every step under many seeds, the pristine stubs must fail every
+//! step as "not implemented", every alternative must pass, and every mutant
+//! must be caught by the clause its header names. A core mutant replaces
+//! one or more functions of the reference `solutions/src/lib.rs` (see
+//! [`splice_items`]). The advanced steps' reference is
+//! `solutions/advanced.rs`; their mutants and alternatives replace one step's
+//! section of it (see [`splice`]).
+//!
+//! `subjects.rs` lists the subjects and what each must come to,
+//! `examine.rs` checks one, `class.rs` grades the sample class and
+//! `scores.rs` prints the mutation score and measures first failures.
+
+mod class;
+mod examine;
+mod scores;
+mod subjects;
+
+pub use subjects::caught_by;
+
+use crate::cli::SelftestArgs;
+use crate::status;
+use class::grade_sample_class;
+use examine::examine;
+use scores::{first_failure_findings, print_scores};
+use std::path::Path;
+use subjects::{subjects, Expectation, Subject};
+
+/// What one subject (or one graded sample submission) came to.
+struct Finding {
+    kind: &'static str,
+    name: String,
+    /// For a mutant, the clause its header names.
+    caught_by: Option<String>,
+    /// For a mutant, the first failure a learner is shown (`NN/clause`).
+    first: Option<String>,
+    ok: bool,
+    detail: String,
+}
+
+impl Finding {
+    fn of(subject: Subject, (ok, detail, first): Examined) -> Finding {
+        let caught_by = match subject.expect {
+            Expectation::Caught { clause } => Some(clause),
+            Expectation::PassAll(..) | Expectation::NotStarted(_) => None,
+        };
+        Finding {
+            kind: subject.kind,
+            name: subject.name,
+            caught_by,
+            first,
+            ok,
+            detail,
+        }
+    }
+}
+
+/// Whether a subject met its expectation, what to print, and for a mutant
+/// the first failure shown.
+type Examined = (bool, String, Option<String>);
+
+pub fn run(root: &Path, args: &SelftestArgs) -> u8 {
+    let seed = args.seed.unwrap_or_else(crate::rng::fresh_seed);
+    let rerun = format!("./lab.sh selftest --seed {seed}");
+    println!("selftest seed {seed} — rerun exactly with: {rerun}");
+    let problems = crate::audit::problems(root);
+    for problem in &problems {
+        println!("registry check: {problem}");
+    }
+    if !problems.is_empty() {
+        println!("{} passed, {} failed", 0, problems.len());
+        return status::FAILED;
+    }
+    println!("registry check: every registered step has its files, and no file is stray");
+    let subjects = subjects(root, args, seed);
+    let total = subjects.len();
+    let mut findings = Vec::new();
+    let work = |j: usize, subject: Subject| {
+        examine(root, &format!("selftest-{j}"), &subject, seed)
+            .map(|examined| Finding::of(subject, examined))
+    };
+    let pooled = crate::pool::run("selftest", args.jobs, subjects, work, |result| {
+        let f = result?;
+        print_finding(&f);
+        findings.push(f);
+        Ok(())
+    });
+    if let Err(e) = pooled {
+        eprintln!("lab: the kit itself failed: {e}");
+        return status::KIT_ERROR;
+    }
+    if args.only.as_deref().is_none_or(|o| "class".starts_with(o)) {
+        match grade_sample_class(root, seed) {
+            Ok(class) => {
+                for f in class {
+                    print_finding(&f);
+                    findings.push(f);
+                }
+            }
+            Err(e) => {
+                eprintln!("lab: the kit itself failed: {e}");
+                return status::KIT_ERROR;
+            }
+        }
+    }
+    // Measured on whole tracks only: a selection would skew the share.
+    if args.only.is_none() {
+        for f in first_failure_findings(root, &findings) {
+            print_finding(&f);
+            findings.push(f);
+        }
+    }
+    print_scores(&findings);
+    let passed = findings.iter().filter(|f| f.ok).count();
+    let failed = findings.len() - passed;
+    println!("selftest seed {seed} — rerun exactly with: {rerun}");
+    println!("{passed} passed, {failed} failed");
+    if failed == 0 && findings.len() >= total {
+        status::PASSED
+    } else {
+        status::FAILED
+    }
+}
+
+fn print_finding(f: &Finding) {
+    let mark = if f.ok { "ok  " } else { "FAIL" };
+    println!("{mark} {:<12} {:<44} {}", f.kind, f.name, f.detail);
+}
