@@ -5,6 +5,10 @@
 //! UPDATE_SNAPSHOTS=1 and read the diff before committing.
 
 use std::path::{Path, PathBuf};
+
+/// The kit's one snapshot comparison, shared with the report tests.
+#[path = "../src/report/snapshot.rs"]
+mod snapshot;
 use std::process::{Command, Stdio};
 
 /// The judge's own splice rules (a core mutant is items of `lib.rs`, an
@@ -62,20 +66,10 @@ fn lab(args: &[&str], lang: &str, state_root: &Path) -> String {
         + "\n"
 }
 
+/// Compares with (or, with UPDATE_SNAPSHOTS=1, writes) the snapshot
+/// `tests/snapshots/NAME`.
 fn compare(name: &str, got: &str) {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/snapshots")
-        .join(name);
-    if std::env::var_os("UPDATE_SNAPSHOTS").is_some() {
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(&path, got).unwrap();
-        return;
-    }
-    let want = std::fs::read_to_string(&path)
-        .unwrap_or_else(|_| panic!("missing snapshot {}", path.display()));
-    if want != got {
-        panic!("snapshot {name} differs.\n--- want\n{want}\n--- got\n{got}");
-    }
+    snapshot::compare(&format!("tests/snapshots/{name}"), got);
 }
 
 /// The subject files of one mutant, under target/snapshots: the
@@ -196,7 +190,7 @@ fn a_failing_clause_of_every_step_in_both_languages() {
                 if written.contains(&name) {
                     continue;
                 }
-                if std::env::var_os("UPDATE_SNAPSHOTS").is_some() {
+                if snapshot::updating() {
                     std::fs::remove_file(file.path()).unwrap();
                 } else {
                     panic!("stale snapshot {name}: no clause produced it");

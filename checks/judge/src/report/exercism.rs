@@ -178,9 +178,10 @@ fn limited(text: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::super::kit::test_support::{
-        assert_capped, check_snapshot, class, hostile_build, hostile_submission, json_strings,
-        long_message, long_submission, raw_hidden, COMPILER_ERRORS, HOSTILE, NASTY_SHOWN, SEED,
+    use super::super::snapshot::compare;
+    use super::super::test_support::{
+        assert_capped, class, hostile_build, hostile_submission, json_strings, long_message,
+        long_submission, raw_hidden, COMPILER_ERRORS, HOSTILE, NASTY_SHOWN, SEED,
     };
     use super::super::{FaultKind, StepStatus};
     use super::*;
@@ -195,21 +196,9 @@ mod tests {
     fn matches_the_snapshots() {
         let c = class();
         let out: Vec<String> = c.submissions.iter().map(results_json).collect();
-        check_snapshot(
-            "exercism-alice.json",
-            include_str!("snapshots/exercism-alice.json"),
-            &out[0],
-        );
-        check_snapshot(
-            "exercism-bob.json",
-            include_str!("snapshots/exercism-bob.json"),
-            &out[1],
-        );
-        check_snapshot(
-            "exercism-carol.json",
-            include_str!("snapshots/exercism-carol.json"),
-            &out[2],
-        );
+        compare("src/report/snapshots/exercism-alice.json", &out[0]);
+        compare("src/report/snapshots/exercism-bob.json", &out[1]);
+        compare("src/report/snapshots/exercism-carol.json", &out[2]);
     }
 
     #[test]

@@ -188,9 +188,10 @@ fn step_output(step: &StepReport) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::super::kit::test_support::{
-        assert_capped, check_snapshot, class, hostile_build, hostile_submission, json_strings,
-        long_message, long_submission, raw_hidden, COMPILER_ERRORS, HOSTILE, NASTY_SHOWN, SEED,
+    use super::super::snapshot::compare;
+    use super::super::test_support::{
+        assert_capped, class, hostile_build, hostile_submission, json_strings, long_message,
+        long_submission, raw_hidden, COMPILER_ERRORS, HOSTILE, NASTY_SHOWN, SEED,
     };
     use super::*;
     use crate::catalog::Lang;
@@ -208,21 +209,9 @@ mod tests {
             .iter()
             .map(|s| results_json(s, SEED))
             .collect();
-        check_snapshot(
-            "gradescope-alice.json",
-            include_str!("snapshots/gradescope-alice.json"),
-            &out[0],
-        );
-        check_snapshot(
-            "gradescope-bob.json",
-            include_str!("snapshots/gradescope-bob.json"),
-            &out[1],
-        );
-        check_snapshot(
-            "gradescope-carol.json",
-            include_str!("snapshots/gradescope-carol.json"),
-            &out[2],
-        );
+        compare("src/report/snapshots/gradescope-alice.json", &out[0]);
+        compare("src/report/snapshots/gradescope-bob.json", &out[1]);
+        compare("src/report/snapshots/gradescope-carol.json", &out[2]);
     }
 
     #[test]

@@ -288,9 +288,10 @@ fn text(raw: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::super::kit::test_support::{
-        assert_capped, check_snapshot, class, hostile_build, hostile_submission, long_message,
-        long_submission, raw_hidden, HOSTILE, HOSTILE_SHOWN, NASTY, SEED,
+    use super::super::snapshot::compare;
+    use super::super::test_support::{
+        assert_capped, class, hostile_build, hostile_submission, long_message, long_submission,
+        raw_hidden, HOSTILE, HOSTILE_SHOWN, NASTY, SEED,
     };
     use super::super::{Build, ClauseReport};
     use super::*;
@@ -685,21 +686,9 @@ mod tests {
     fn matches_the_snapshots() {
         let c = class();
         let out: Vec<String> = c.submissions.iter().map(|s| junit_xml(s, SEED)).collect();
-        check_snapshot(
-            "junit-alice.xml",
-            include_str!("snapshots/junit-alice.xml"),
-            &out[0],
-        );
-        check_snapshot(
-            "junit-bob.xml",
-            include_str!("snapshots/junit-bob.xml"),
-            &out[1],
-        );
-        check_snapshot(
-            "junit-carol.xml",
-            include_str!("snapshots/junit-carol.xml"),
-            &out[2],
-        );
+        compare("src/report/snapshots/junit-alice.xml", &out[0]);
+        compare("src/report/snapshots/junit-bob.xml", &out[1]);
+        compare("src/report/snapshots/junit-carol.xml", &out[2]);
     }
 
     #[test]

@@ -6,7 +6,11 @@ pub mod exercism;
 pub mod gradescope;
 pub mod junit;
 pub mod kit;
+#[cfg(test)]
+mod snapshot;
 pub mod summary;
+#[cfg(test)]
+pub(crate) mod test_support;
 
 use serde::{Deserialize, Serialize};
 

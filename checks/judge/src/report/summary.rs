@@ -343,9 +343,8 @@ fn md_cell(text: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::super::kit::test_support::{
-        check_snapshot, class, raw_hidden, BOB, HOSTILE, HOSTILE_SHOWN, SEED,
-    };
+    use super::super::snapshot::compare;
+    use super::super::test_support::{class, raw_hidden, BOB, HOSTILE, HOSTILE_SHOWN, SEED};
     use super::*;
     use serde_json::Value;
 
@@ -353,22 +352,10 @@ mod tests {
     fn matches_the_snapshots() {
         let c = class();
         let json = summary_json(&c);
-        check_snapshot(
-            "summary.json",
-            include_str!("snapshots/summary.json"),
-            &json,
-        );
+        compare("src/report/snapshots/summary.json", &json);
         let file = summary_of(&c);
-        check_snapshot(
-            "summary.csv",
-            include_str!("snapshots/summary.csv"),
-            &summary_csv(&file),
-        );
-        check_snapshot(
-            "summary.md",
-            include_str!("snapshots/summary.md"),
-            &summary_md(&file),
-        );
+        compare("src/report/snapshots/summary.csv", &summary_csv(&file));
+        compare("src/report/snapshots/summary.md", &summary_md(&file));
     }
 
     #[test]

@@ -1,26 +1,18 @@
 //! Test-only helpers shared by the report formats: the small hand-made class
-//! every format's tests render, the capping check, and snapshot comparison.
-//! `mod.rs` is fixed, so this file is declared once, from `kit.rs`, as
-//! `crate::report::kit::test_support` (test builds only).
-//!
-//! Snapshots live in `snapshots/` next to this file. Each test reads its file
-//! with `include_str!` and compares byte for byte. To refresh them after an
-//! intended change:
+//! every format's tests render, and the capping check. Each format's output
+//! for the class is a snapshot in `snapshots/` next to this file, compared
+//! through `snapshot.rs`. To refresh them after an intended change:
 //!
 //! ```text
-//! UPDATE_SNAPSHOTS=1 cargo test -p lab-judge --bins report   # rewrites them
-//! git diff checks/judge/src/report/snapshots/                 # review by hand
-//! cargo test -p lab-judge --bins report                      # must pass as is
+//! UPDATE_SNAPSHOTS=1 cargo test -p lab-judge --lib report   # rewrites them
+//! git diff checks/judge/src/report/snapshots/                # review by hand
+//! cargo test -p lab-judge --lib report                      # must pass as is
 //! ```
-//!
-//! A brand-new snapshot file must exist (empty is fine) before its test
-//! compiles, because `include_str!` reads it at compile time.
 
 use crate::report::{
     capped, AdvancedBuild, Build, ClassReport, ClauseReport, ClauseStatus, FaultKind, StepReport,
     StepStatus, SubmissionReport, GRADE_SCHEMA, MESSAGE_CAP,
 };
-use std::path::Path;
 
 /// u64::MAX: the reason seeds travel as strings.
 pub const SEED: &str = "18446744073709551615";
@@ -279,33 +271,4 @@ pub fn assert_capped(got: &str, text: &str) {
         format!("{} more bytes not shown]", text.len() - kept.len())
     );
     assert_eq!(got, capped(text, MESSAGE_CAP));
-}
-
-/// Compares `actual` with the checked-in `snapshots/<file>` (`expected`, read
-/// by the caller with `include_str!`), or rewrites it when UPDATE_SNAPSHOTS=1.
-pub fn check_snapshot(file: &str, expected: &str, actual: &str) {
-    if std::env::var_os("UPDATE_SNAPSHOTS").is_some_and(|v| v == "1") {
-        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("src/report/snapshots")
-            .join(file);
-        std::fs::write(&path, actual)
-            .unwrap_or_else(|e| panic!("cannot write {}: {e}", path.display()));
-        eprintln!("updated snapshot {}", path.display());
-        return;
-    }
-    if expected != actual {
-        let line = expected
-            .lines()
-            .zip(actual.lines())
-            .position(|(e, a)| e != a)
-            .unwrap_or_else(|| expected.lines().count().min(actual.lines().count()));
-        panic!(
-            "snapshot {file} differs from line {}:\n  expected: {:?}\n    actual: {:?}\n\
-             --- actual output ---\n{actual}\n---\n\
-             If the change is intended, rerun with UPDATE_SNAPSHOTS=1 and review the diff.",
-            line + 1,
-            expected.lines().nth(line),
-            actual.lines().nth(line),
-        );
-    }
 }
