@@ -372,7 +372,7 @@ fn grade_one(
         advanced: sub.advanced.as_deref().map(read).transpose()?,
     };
     let runners = build::runners(root, Some((slot, &sources)), true, true)?;
-    crate::timing("runners built", start);
+    crate::timing::phase("runners built", start);
     let core: Vec<&'static str> = suites::core_ids();
     let advanced: Vec<&'static str> = suites::advanced_ids();
     let max_score = core.iter().map(|s| weights[*s]).sum();
@@ -423,7 +423,7 @@ fn grade_one(
         build::Advanced::Absent | build::Advanced::NotAsked => (AdvancedBuild::Absent, None),
     };
     drop(runners);
-    crate::timing("submission graded", start);
+    crate::timing::phase("submission graded", start);
     for clause in steps.iter_mut().flat_map(|s| s.clauses.iter_mut()) {
         let texts = [&mut clause.message, &mut clause.output, &mut clause.call];
         for text in texts.into_iter().flatten() {

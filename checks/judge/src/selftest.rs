@@ -9,7 +9,6 @@
 //! section of it (see [`splice`]).
 
 use crate::build;
-use crate::cli::SelftestArgs;
 use crate::evaluate::StepResult;
 use crate::limits::Limits;
 use crate::sections::{splice, splice_items};
@@ -17,6 +16,14 @@ use crate::status;
 use crate::suites::{is_advanced, span};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+
+#[derive(Debug, Clone)]
+pub struct SelftestArgs {
+    pub seed: Option<u64>,
+    pub seeds: u32,
+    pub jobs: usize,
+    pub only: Option<String>,
+}
 
 #[derive(Debug, Clone)]
 enum Expectation {

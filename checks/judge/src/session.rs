@@ -647,7 +647,7 @@ fn run_cases(
             !lines.is_empty()
         })?;
         runners += 1;
-        crate::timing(&format!("runner {runners} of {} ended", suite.step), t0);
+        crate::timing::phase(&format!("runner {runners} of {} ended", suite.step), t0);
         if pos < n {
             spent[pos] += last.elapsed();
         }
