@@ -3,10 +3,27 @@
 
 use crate::build;
 use crate::catalog::{t, tr};
-use crate::cli::CheckArgs;
+use crate::console::Console;
+use crate::limits::Limits;
 use crate::status;
 use crate::suites::is_advanced;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+
+#[derive(Debug, Clone)]
+pub struct CheckArgs {
+    /// The steps named, or the core steps when none were (see `steps_given`).
+    pub steps: Vec<&'static str>,
+    /// Whether steps were named; when not, the advanced steps are added
+    /// for a learner who has an advanced.rs.
+    pub steps_given: bool,
+    pub seed: Option<u64>,
+    pub limits: Limits,
+    pub subject: Option<PathBuf>,
+    /// The subject's advanced.rs, when it is not in the subject's folder.
+    pub advanced: Option<PathBuf>,
+    /// How the trials are printed (watch prints passes as dots).
+    pub console: Console,
+}
 
 /// Records each checked step's verdict for `lab.sh status`.
 fn remember(root: &Path, results: &[crate::evaluate::StepResult]) {
@@ -164,7 +181,7 @@ pub fn run(root: &Path, args: &CheckArgs) -> u8 {
         .name("prepare".into())
         .spawn(move || {
             let p = crate::evaluate::prepare(&steps, seed);
-            crate::timing("suites prepared", started);
+            crate::timing::phase("suites prepared", started);
             p
         });
     let core_wanted = args.steps.iter().any(|s| !is_advanced(s));
@@ -227,7 +244,7 @@ pub fn run(root: &Path, args: &CheckArgs) -> u8 {
                 return status::KIT_ERROR;
             }
         };
-    crate::timing("suites run", started);
+    crate::timing::phase("suites run", started);
     let advanced_broken = matches!(runners.advanced, build::Advanced::DoesNotCompile(_));
     drop(runners);
     if args.subject.is_none() {
@@ -273,11 +290,11 @@ pub fn run(root: &Path, args: &CheckArgs) -> u8 {
 
 #[cfg(test)]
 mod tests {
-    use super::rerun_in;
+    use super::{rerun_in, CheckArgs};
     use crate::catalog::Lang;
     use crate::cli::{parse, Command};
 
-    fn args(words: &[&str]) -> crate::cli::CheckArgs {
+    fn args(words: &[&str]) -> CheckArgs {
         let words: Vec<String> = words.iter().map(|w| w.to_string()).collect();
         match parse(&words).map(|c| c.command) {
             Ok(Command::Check(a)) => a,

@@ -2,12 +2,38 @@
 //! shape, then a plain `N passed, M failed` line.
 
 use crate::catalog::{t, tr};
-use crate::cli::Console;
 use crate::evaluate::StepResult;
 use crate::limits::Limits;
 use crate::render;
 use crate::verdict::ClauseVerdict;
 use libtest_mimic::{Arguments, Failed, Trial};
+
+/// How a check prints its trials (see `console::report`).
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Console {
+    /// Colour or not; `None`: on a terminal unless `NO_COLOR` says no.
+    pub colour: Option<bool>,
+    /// A dot for each passing trial (libtest's terse format), so that the
+    /// first failure comes first.
+    pub terse: bool,
+}
+
+impl Console {
+    /// Colour on the standard output as it is now.
+    pub fn colour_wanted() -> bool {
+        use std::io::IsTerminal;
+        colour_allowed(
+            std::env::var_os("NO_COLOR").as_deref(),
+            std::io::stdout().is_terminal(),
+        )
+    }
+}
+
+/// Colour on a terminal unless `NO_COLOR` holds a value: an empty
+/// `NO_COLOR=` does not turn it off (no-color.org).
+fn colour_allowed(no_color: Option<&std::ffi::OsStr>, terminal: bool) -> bool {
+    terminal && no_color.is_none_or(|v| v.is_empty())
+}
 
 /// The trial name of a clause, e.g. `04 backoff :: rejects attempt above 30`.
 pub fn trial_name(step: &str, function: &str, key: &str) -> String {
@@ -224,6 +250,15 @@ fn aligned(names: Vec<String>) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_a_non_empty_no_color_turns_colour_off() {
+        use std::ffi::OsStr;
+        assert!(colour_allowed(None, true));
+        assert!(colour_allowed(Some(OsStr::new("")), true));
+        assert!(!colour_allowed(Some(OsStr::new("1")), true));
+        assert!(!colour_allowed(None, false));
+    }
 
     #[test]
     fn names_with_wide_characters_line_up_in_libtests_column() {

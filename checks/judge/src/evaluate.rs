@@ -153,7 +153,7 @@ pub fn prepare(steps: &[&'static str], seed: u64) -> Vec<Prepared> {
 fn run_one(runner: &Path, p: Prepared, limits: Limits) -> io::Result<StepResult> {
     let started = std::time::Instant::now();
     let run = session::run(runner, &p.suite, &p.cases?, &p.ids, limits)?;
-    crate::timing(&format!("suite {} ran", p.suite.step), started);
+    crate::timing::phase(&format!("suite {} ran", p.suite.step), started);
     let verdicts = p
         .suite
         .clauses

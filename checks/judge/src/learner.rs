@@ -2,7 +2,7 @@
 //! Texts come from fixtures/steps/<lang>/, words from the catalog.
 
 use crate::catalog::{self, t, tr};
-use crate::cli::CheckArgs;
+use crate::check::CheckArgs;
 use crate::keys::Key;
 use crate::state::{self, State};
 use crate::status;
@@ -184,8 +184,8 @@ pub fn watch(root: &Path, args: &CheckArgs, max_checks: Option<usize>) -> u8 {
         ];
         args.steps_given = true;
     }
-    args.console = crate::cli::Console {
-        colour: Some(crate::cli::Console::colour_wanted()),
+    args.console = crate::console::Console {
+        colour: Some(crate::console::Console::colour_wanted()),
         terse: true,
     };
     let keys = crate::keys::Keys::start();

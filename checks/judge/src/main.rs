@@ -14,7 +14,7 @@ fn main() -> ExitCode {
     lab_judge::spawn::kill_children_on_stop();
     lab_judge::spawn::become_subreaper();
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let code = lab_judge::run(&args);
+    let code = lab_judge::dispatch::run(&args);
     lab_judge::sandbox::remove_stage();
     ExitCode::from(code)
 }

@@ -1,6 +1,10 @@
 //! End-to-end tests: drive lab.sh on copies of the kit in temporary folders,
 //! each run under an outer time limit. They share one target directory
-//! (target/e2e) so the kit is compiled once for all of them.
+//! (target/e2e) and one build of the kit: each copy keeps its files'
+//! modification times, so cargo (and lab.sh's own check) finds what the
+//! first test built fresh for every later copy. A test changes only the
+//! learner's files in its copy (which the judge compiles by content, not by
+//! time), never a file cargo builds the kit from.
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -35,13 +39,21 @@ fn copy_tree(from: &Path, to: &Path) {
             copy_tree(&src, &dst);
         } else {
             std::fs::copy(&src, &dst).unwrap();
+            // The original's time: what the shared target folder was built
+            // from is fresh in this copy too.
+            let modified = entry.metadata().unwrap().modified().unwrap();
+            std::fs::File::options()
+                .write(true)
+                .open(&dst)
+                .unwrap()
+                .set_modified(modified)
+                .unwrap();
         }
     }
 }
 
-/// Kit copies share target/e2e, and cargo names workspace members' artifacts
-/// without their path: copies are built one at a time, each newer than the
-/// last, so no copy can see another's fingerprints as fresh.
+/// Tests run one at a time: several watch a terminal or time what they run,
+/// and the copies share the judge's build folders.
 static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
 /// A fresh copy of the kit, as a newcomer's clone would be.

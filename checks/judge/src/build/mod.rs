@@ -377,7 +377,7 @@ pub fn runners(
                 .map_err(|e| match e {
                     BuildError::Kit(what) | BuildError::DoesNotCompile(what) => what,
                 })?;
-            crate::timing("slot filled", started);
+            crate::timing::phase("slot filled", started);
             (dir, target, lock, s.advanced.is_some())
         }
     };

@@ -13,17 +13,26 @@ mod s13;
 
 use crate::build::{self, BuildError};
 use crate::catalog::{t, tr};
-use crate::cli::TryArgs;
 use crate::spawn::{self, Captured, Exit, Watch};
 use crate::status;
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::os::unix::process::CommandExt;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
+
+/// `lab.sh try`'s arguments.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TryArgs {
+    /// One of `live::STEPS`; `08` when none was named.
+    pub step: &'static str,
+    pub subject: Option<PathBuf>,
+    /// The advanced.rs to run (steps 11 and 13 only).
+    pub advanced: Option<PathBuf>,
+}
 
 /// The steps that have a demonstration; the first is the default.
 pub const STEPS: [&str; 3] = ["08", "11", "13"];

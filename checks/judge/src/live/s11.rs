@@ -4,9 +4,9 @@
 //! of its own wall clock; a 200 that takes 300 ms; then, for the second
 //! read, a 503 whose Retry-After is malformed.
 
+use super::TryArgs;
 use super::{advanced_runner, ending, kit_error, listen, request_line, respond, Log};
 use crate::catalog::{t, tr};
-use crate::cli::TryArgs;
 use crate::spawn;
 use std::net::TcpStream;
 use std::path::Path;

@@ -6,9 +6,9 @@
 //! an inbound client here that sends four requests at once (the gate fills
 //! and turns some away), then one more after they finish.
 
+use super::TryArgs;
 use super::{advanced_runner, ending, kit_error, listen, request_line, respond, Log};
 use crate::catalog::{t, tr};
-use crate::cli::TryArgs;
 use crate::spawn;
 use std::collections::HashMap;
 use std::io::{Read, Write};

@@ -19,13 +19,20 @@ mod subjects;
 
 pub use subjects::caught_by;
 
-use crate::cli::SelftestArgs;
 use crate::status;
 use class::grade_sample_class;
 use examine::examine;
 use scores::{first_failure_findings, print_scores};
 use std::path::Path;
 use subjects::{subjects, Expectation, Subject};
+
+#[derive(Debug, Clone)]
+pub struct SelftestArgs {
+    pub seed: Option<u64>,
+    pub seeds: u32,
+    pub jobs: usize,
+    pub only: Option<String>,
+}
 
 /// What one subject (or one graded sample submission) came to.
 struct Finding {

@@ -1,7 +1,7 @@
 //! The subjects selftest checks (the reference, the stubs, every mutant
 //! and alternative), and what each must come to.
 
-use crate::cli::SelftestArgs;
+use super::SelftestArgs;
 use std::path::{Path, PathBuf};
 
 #[derive(Debug, Clone)]

@@ -244,7 +244,7 @@ pub(super) fn run_cases(
             !lines.is_empty()
         })?;
         runners += 1;
-        crate::timing(&format!("runner {runners} of {} ended", suite.step), t0);
+        crate::timing::phase(&format!("runner {runners} of {} ended", suite.step), t0);
         if answers.pos < n {
             run.spent[answers.pos] += answers.last.elapsed();
         }

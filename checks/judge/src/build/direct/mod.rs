@@ -76,7 +76,7 @@ fn compile(
     }
     let started = std::time::Instant::now();
     let (exit, captured) = spawn::run_tool(&mut cmd, build_timeout(), Some(jail))?;
-    crate::timing(&format!("rustc {unit:?}"), started);
+    crate::timing::phase(&format!("rustc {unit:?}"), started);
     let said = blame::read(&spawn::excerpt(&captured.stderr, STDERR_CAP), unit);
     match exit {
         Exit::Success => {
@@ -117,7 +117,7 @@ pub fn build(
 ) -> Result<Vec<Result<PathBuf, String>>, BuildError> {
     let started = std::time::Instant::now();
     let recipe = recipe(dir, target);
-    crate::timing("recipe", started);
+    crate::timing::phase("recipe", started);
     let recipe = match recipe {
         Ok(recipe) => recipe,
         // A student/Cargo.toml the learner broke fails every runner, as

@@ -1,0 +1,560 @@
+//! Every command and its arguments, declared once in [`COMMANDS`], and how
+//! what clap matched becomes the command's own arguments. Values are checked
+//! here as clap reads them (`seed`, `seconds`, `count`, `shard`, `step`).
+
+use super::help::{template, Words};
+use super::Command;
+use crate::bench::BenchArgs;
+use crate::catalog::{lang_from, tr, Lang};
+use crate::check::CheckArgs;
+use crate::console::Console;
+use crate::grade::GradeArgs;
+use crate::limits::Limits;
+use crate::live::TryArgs;
+use crate::selftest::SelftestArgs;
+use crate::suites::parse_step;
+use clap::builder::{IntoResettable, Str};
+use clap::{Arg, ArgAction, ArgMatches, ColorChoice};
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// One command of the kit: its name, its arguments, and how what clap
+/// matched becomes a [`Command`]. Its about-line is the catalog's
+/// `cli.NAME.about`; `-h`/`--help` and `--lang` are added to every command.
+pub(super) struct Spec {
+    pub(super) name: &'static str,
+    args: fn(&Words) -> Vec<Arg>,
+    pub(super) read: fn(&ArgMatches) -> Result<Command, String>,
+}
+
+/// Every command, in the order of usage.txt. To add one: an entry here (its
+/// arguments and how they become a `Command`), a variant of `Command` and its
+/// arm in `dispatch::run`, `cli.NAME.about` and the new options' `cli.opt.*` in
+/// both catalogs, and its lines in usage.txt and usage.zh.txt.
+pub(super) const COMMANDS: &[Spec] = &[
+    Spec {
+        name: "check",
+        args: check_args,
+        read: |m| Ok(Command::Check(read_check(m)?)),
+    },
+    Spec {
+        name: "show",
+        args: |w| step_and_more(w).into(),
+        read: |m| Ok(Command::Show(one_step(&values(m, "step"), "show N")?)),
+    },
+    Spec {
+        name: "hint",
+        args: |w| {
+            let [step, more] = step_and_more(w);
+            vec![step, flag("all", w.text("cli.opt.hint_all")), more]
+        },
+        read: |m| {
+            Ok(Command::Hint {
+                step: one_step(&values(m, "step"), "hint N")?,
+                all: m.get_flag("all"),
+            })
+        },
+    },
+    Spec {
+        name: "status",
+        args: |_| Vec::new(),
+        read: |_| Ok(Command::Status),
+    },
+    Spec {
+        name: "watch",
+        args: |w| {
+            let mut args = check_args(w);
+            args.push(count_option("max-checks", w, "cli.opt.max_checks"));
+            args
+        },
+        read: |m| {
+            Ok(Command::Watch {
+                check: read_check(m)?,
+                max_checks: m.get_one::<u64>("max-checks").map(|&n| n as usize),
+            })
+        },
+    },
+    Spec {
+        name: "try",
+        args: |w| {
+            vec![
+                Arg::new("step")
+                    .value_name("NN")
+                    .help(w.text("cli.opt.try_step")),
+                path_option(
+                    "subject",
+                    w.name("cli.value.path"),
+                    w.text("cli.opt.try_subject"),
+                ),
+                path_option(
+                    "advanced",
+                    w.name("cli.value.file"),
+                    w.text("cli.opt.try_advanced"),
+                ),
+                more(),
+            ]
+        },
+        read: read_try,
+    },
+    Spec {
+        name: "reset",
+        args: |w| {
+            let [step, more] = step_and_more(w);
+            vec![
+                step,
+                flag("all", w.text("cli.opt.reset_all")),
+                flag("advanced", w.text("cli.opt.reset_advanced")),
+                more,
+            ]
+        },
+        read: |m| {
+            let steps = values(m, "step");
+            match (steps.is_empty(), m.get_flag("all"), m.get_flag("advanced")) {
+                (true, true, false) => Ok(Command::Reset(None)),
+                (true, false, true) => Ok(Command::ResetAdvanced),
+                (_, false, false) => Ok(Command::Reset(Some(one_step(&steps, RESET)?))),
+                _ => Err(one_step(&[], RESET).unwrap_err()),
+            }
+        },
+    },
+    Spec {
+        name: "grade",
+        args: grade_args,
+        read: |m| Ok(Command::Grade(read_grade(m)?)),
+    },
+    Spec {
+        name: "handout",
+        args: |w| path_and_more(w, "cli.value.dir", "cli.opt.handout_dir"),
+        read: |m| Ok(Command::Handout(one_path(m, "handout DIR")?)),
+    },
+    Spec {
+        name: "gradescope",
+        args: |w| path_and_more(w, "cli.value.zip", "cli.opt.gradescope_zip"),
+        read: |m| Ok(Command::Gradescope(one_path(m, "gradescope OUT.zip")?)),
+    },
+    Spec {
+        name: "autograde",
+        args: |w| {
+            vec![path_option(
+                "root",
+                w.name("cli.value.dir"),
+                w.text("cli.opt.autograde_root"),
+            )]
+        },
+        read: |m| {
+            Ok(Command::Autograde(
+                m.get_one::<PathBuf>("root")
+                    .cloned()
+                    .unwrap_or_else(|| PathBuf::from("/autograder")),
+            ))
+        },
+    },
+    Spec {
+        name: "bench",
+        args: |w| {
+            vec![
+                flag("quick", w.text("cli.opt.quick")),
+                count_option("runs", w, "cli.opt.runs"),
+                path_option(
+                    "target-dir",
+                    w.name("cli.value.dir"),
+                    w.text("cli.opt.target_dir"),
+                ),
+                option(
+                    "baseline",
+                    w.name("cli.value.rev"),
+                    w.text("cli.opt.baseline"),
+                ),
+            ]
+        },
+        read: |m| {
+            Ok(Command::Bench(BenchArgs {
+                quick: m.get_flag("quick"),
+                runs: m.get_one::<u64>("runs").map_or(5, |&n| n as usize),
+                target: m.get_one::<PathBuf>("target-dir").cloned(),
+                baseline: m.get_one::<String>("baseline").cloned(),
+            }))
+        },
+    },
+    Spec {
+        name: "selftest",
+        args: |w| {
+            vec![
+                seed_option(w),
+                count_option("seeds", w, "cli.opt.seeds"),
+                count_option("jobs", w, "cli.opt.selftest_jobs"),
+                option("only", w.name("cli.value.name"), w.text("cli.opt.only")),
+            ]
+        },
+        read: |m| {
+            Ok(Command::Selftest(SelftestArgs {
+                seed: m.get_one::<u64>("seed").copied(),
+                seeds: m.get_one::<u64>("seeds").map_or(20, |&n| n as u32),
+                jobs: m.get_one::<u64>("jobs").map_or(2, |&n| n as usize),
+                only: m.get_one::<String>("only").cloned(),
+            }))
+        },
+    },
+    Spec {
+        name: "help",
+        // `help COMMAND` is answered in `parse_in`, as `COMMAND --help`;
+        // `read` is never called.
+        args: |w| {
+            vec![Arg::new("command")
+                .value_name(w.name("cli.value.command"))
+                .help(w.text("cli.opt.command"))]
+        },
+        read: |_| Ok(Command::Help),
+    },
+];
+
+/// --lang and --help come after a command's own options in its help.
+pub(super) const LAST_OPTIONS: usize = 1000;
+
+pub(super) const RESET: &str = "reset N|--all|--advanced";
+
+pub(super) fn flag(long: &'static str, help: String) -> Arg {
+    Arg::new(long)
+        .long(long)
+        .action(ArgAction::SetTrue)
+        .help(help)
+}
+
+pub(super) fn option(long: &'static str, value: impl IntoResettable<Str>, help: String) -> Arg {
+    Arg::new(long)
+        .long(long)
+        .value_name(value)
+        .action(ArgAction::Set)
+        .help(help)
+}
+
+pub(super) fn path_option(
+    long: &'static str,
+    value: impl IntoResettable<Str>,
+    help: String,
+) -> Arg {
+    option(long, value, help).value_parser(clap::value_parser!(PathBuf))
+}
+
+/// Numbers (a seed, a count, seconds) take `-1` as their value, so that it
+/// gets the catalog's bad-value message instead of reading as an option.
+pub(super) fn seed_option(w: &Words) -> Arg {
+    option("seed", "S", w.text("cli.opt.seed"))
+        .allow_negative_numbers(true)
+        .value_parser(seed)
+}
+
+pub(super) fn count_option(long: &'static str, w: &Words, help: &str) -> Arg {
+    option(long, "N", w.text(help))
+        .allow_negative_numbers(true)
+        .value_parser(move |text: &str| count(&format!("--{long}"), text))
+}
+
+pub(super) fn seconds_option(long: &'static str, w: &Words, help: &str) -> Arg {
+    option(long, w.name("cli.value.secs"), w.text(help))
+        .allow_negative_numbers(true)
+        .value_parser(move |text: &str| seconds(&format!("--{long}"), text))
+}
+
+/// The time limits and `--unsandboxed`, shared by check, watch and grade.
+pub(super) fn limit_options(w: &Words, unsandboxed: &str) -> [Arg; 4] {
+    [
+        seconds_option("case-timeout", w, "cli.opt.case_timeout"),
+        seconds_option("suite-timeout", w, "cli.opt.suite_timeout"),
+        seconds_option("build-timeout", w, "cli.opt.build_timeout"),
+        flag("unsandboxed", w.text(unsandboxed)),
+    ]
+}
+
+pub(super) fn read_limits(m: &ArgMatches) -> Limits {
+    let mut limits = Limits::default();
+    let given = |id: &str| m.get_one::<Duration>(id).copied();
+    limits.case = given("case-timeout").unwrap_or(limits.case);
+    limits.suite = given("suite-timeout").unwrap_or(limits.suite);
+    limits.build = given("build-timeout").unwrap_or(limits.build);
+    limits.unsandboxed = m.get_flag("unsandboxed");
+    limits
+}
+
+/// Takes every further word, so that too many steps (or folders) is the
+/// command's own one-line error rather than clap's.
+pub(super) fn more() -> Arg {
+    Arg::new("more").hide(true).action(ArgAction::Append)
+}
+
+/// The one path of handout and gradescope (extra words are caught by
+/// [`one_path`], with the kit's message).
+pub(super) fn path_and_more(w: &Words, value: &str, help: &str) -> Vec<Arg> {
+    vec![
+        Arg::new("path")
+            .value_name(w.name(value))
+            .help(w.text(help)),
+        more(),
+    ]
+}
+
+/// Exactly one path given to [`path_and_more`]'s command; `usage` names the
+/// command in the error.
+pub(super) fn one_path(m: &ArgMatches, usage: &str) -> Result<PathBuf, String> {
+    match &values(m, "path")[..] {
+        [path] => Ok(PathBuf::from(path)),
+        _ => Err(tr("error.missing_value", &[("option", &usage)])),
+    }
+}
+
+/// The one step of show, hint and reset, checked after parsing (see `one_step`).
+pub(super) fn step_and_more(w: &Words) -> [Arg; 2] {
+    [
+        Arg::new("step")
+            .value_name("N")
+            .help(w.text("cli.opt.step")),
+        more(),
+    ]
+}
+
+/// The words given as `id`, then any further ones.
+pub(super) fn values(m: &ArgMatches, id: &str) -> Vec<String> {
+    [id, "more"]
+        .iter()
+        .flat_map(|id| m.get_many::<String>(id).into_iter().flatten().cloned())
+        .collect()
+}
+
+pub(super) fn check_args(w: &Words) -> Vec<Arg> {
+    let mut args = vec![
+        Arg::new("steps")
+            .value_name(w.name("cli.value.step"))
+            .action(ArgAction::Append)
+            .value_parser(step)
+            .help(w.text("cli.opt.steps")),
+        seed_option(w),
+    ];
+    args.extend(limit_options(w, "cli.opt.unsandboxed"));
+    args.push(path_option(
+        "subject",
+        w.name("cli.value.path"),
+        w.text("cli.opt.subject"),
+    ));
+    args.push(path_option(
+        "advanced",
+        w.name("cli.value.file"),
+        w.text("cli.opt.advanced"),
+    ));
+    args
+}
+
+pub(super) fn read_check(m: &ArgMatches) -> Result<CheckArgs, String> {
+    let mut steps: Vec<&'static str> = m
+        .get_many::<&'static str>("steps")
+        .into_iter()
+        .flatten()
+        .copied()
+        .collect();
+    steps.sort();
+    steps.dedup();
+    let steps_given = !steps.is_empty();
+    let subject = m.get_one::<PathBuf>("subject").cloned();
+    let advanced = m.get_one::<PathBuf>("advanced").cloned();
+    if advanced.is_some() && subject.is_none() {
+        return Err(tr("error.advanced_needs_subject", &[]));
+    }
+    if !steps_given {
+        steps = crate::suites::core_ids();
+        steps.sort();
+    }
+    Ok(CheckArgs {
+        steps,
+        steps_given,
+        seed: m.get_one::<u64>("seed").copied(),
+        limits: read_limits(m),
+        subject,
+        advanced,
+        console: Console::default(),
+    })
+}
+
+pub(super) fn grade_args(w: &Words) -> Vec<Arg> {
+    let mut args = vec![
+        Arg::new("submissions")
+            .value_name(w.name("cli.value.submission"))
+            .action(ArgAction::Append)
+            .value_parser(clap::value_parser!(PathBuf))
+            .help(w.text("cli.opt.submissions")),
+        path_option("out", w.name("cli.value.dir"), w.text("cli.opt.out")),
+        seed_option(w),
+        count_option("jobs", w, "cli.opt.jobs"),
+        option("shard", "I/N", w.text("cli.opt.shard")).value_parser(shard),
+    ];
+    args.extend(limit_options(w, "cli.opt.grade_unsandboxed"));
+    args.push(
+        path_option("merge", w.name("cli.value.dir"), w.text("cli.opt.merge"))
+            .num_args(1..)
+            .action(ArgAction::Append),
+    );
+    args
+}
+
+/// Every folder named after `--merge` is a shard folder, even past other
+/// options (`grade --merge a --jobs 2 b`); those before it are submissions.
+pub(super) fn read_grade(m: &ArgMatches) -> Result<GradeArgs, String> {
+    let indexed = |id: &str| -> Vec<(usize, PathBuf)> {
+        let indices = m.indices_of(id).into_iter().flatten();
+        let paths = m.get_many::<PathBuf>(id).into_iter().flatten().cloned();
+        indices.zip(paths).collect()
+    };
+    let mut merge = indexed("merge");
+    let mut submissions = indexed("submissions");
+    if let Some(&(first, _)) = merge.first() {
+        let (later, before): (Vec<_>, Vec<_>) =
+            submissions.into_iter().partition(|(i, _)| *i > first);
+        merge.extend(later);
+        merge.sort();
+        submissions = before;
+    }
+    let out = GradeArgs {
+        out: m
+            .get_one::<PathBuf>("out")
+            .cloned()
+            .unwrap_or_else(|| PathBuf::from("grades")),
+        seed: m.get_one::<u64>("seed").copied(),
+        jobs: m.get_one::<u64>("jobs").map_or(2, |&n| n as usize),
+        shard: m.get_one::<(usize, usize)>("shard").copied(),
+        limits: read_limits(m),
+        submissions: submissions.into_iter().map(|(_, p)| p).collect(),
+        merge: merge.into_iter().map(|(_, p)| p).collect(),
+    };
+    if out.submissions.is_empty() && out.merge.is_empty() {
+        return Err(tr(
+            "error.missing_value",
+            &[("option", &"grade SUBMISSION...")],
+        ));
+    }
+    Ok(out)
+}
+
+/// `[NN] [--subject PATH] [--advanced PATH]`: a step without a
+/// demonstration is a one-line error naming those that have one.
+pub(super) fn read_try(m: &ArgMatches) -> Result<Command, String> {
+    let steps = crate::live::STEPS.join(", ");
+    let no_demo = |step: &str| tr("error.try_step", &[("step", &step), ("steps", &steps)]);
+    let given = values(m, "step");
+    let step = match &given[..] {
+        [] => crate::live::STEPS[0],
+        [step] => parse_step(step)
+            .filter(|s| crate::live::STEPS.contains(s))
+            .ok_or_else(|| no_demo(step))?,
+        [_, extra, ..] => return Err(no_demo(extra)),
+    };
+    let out = TryArgs {
+        step,
+        subject: m.get_one::<PathBuf>("subject").cloned(),
+        advanced: m.get_one::<PathBuf>("advanced").cloned(),
+    };
+    if out.advanced.is_some() && !crate::suites::is_advanced(out.step) {
+        return Err(tr("error.try_advanced", &[("step", &out.step)]));
+    }
+    Ok(Command::Try(out))
+}
+
+pub(super) fn seed(text: &str) -> Result<u64, String> {
+    text.parse()
+        .map_err(|_| tr("error.bad_seed", &[("seed", &text)]))
+}
+
+pub(super) fn seconds(option: &str, text: &str) -> Result<Duration, String> {
+    match text.parse::<f64>() {
+        Ok(s) if s.is_finite() && s > 0.0 && s < 1e6 => Ok(Duration::from_secs_f64(s)),
+        _ => Err(tr(
+            "error.bad_number",
+            &[("value", &text), ("option", &option)],
+        )),
+    }
+}
+
+pub(super) fn count(option: &str, text: &str) -> Result<u64, String> {
+    match text.parse::<u64>() {
+        Ok(n) if n > 0 => Ok(n),
+        _ => Err(tr(
+            "error.bad_number",
+            &[("value", &text), ("option", &option)],
+        )),
+    }
+}
+
+pub(super) fn shard(text: &str) -> Result<(usize, usize), String> {
+    let bad = || tr("error.bad_shard", &[("shard", &text)]);
+    let (i, n) = text.split_once('/').ok_or_else(bad)?;
+    match (i.parse::<usize>(), n.parse::<usize>()) {
+        (Ok(i), Ok(n)) if 1 <= i && i <= n => Ok((i, n)),
+        _ => Err(bad()),
+    }
+}
+
+pub(super) fn step(text: &str) -> Result<&'static str, String> {
+    parse_step(text)
+        .ok_or_else(|| crate::suites::tr_steps("error.unknown_step", &[("step", &text)]))
+}
+
+pub(super) fn language(text: &str) -> Result<Lang, String> {
+    lang_from(text).ok_or_else(|| tr("error.bad_lang", &[("lang", &text)]))
+}
+
+/// Exactly one valid step argument.
+pub(super) fn one_step(args: &[String], usage: &str) -> Result<&'static str, String> {
+    match args {
+        [one] => step(one),
+        _ => Err(crate::suites::tr_steps(
+            "error.one_step",
+            &[("usage", &usage)],
+        )),
+    }
+}
+
+/// The whole command line, worded in `w`'s language.
+pub(super) fn definition(w: &Words) -> clap::Command {
+    let help = |action| {
+        Arg::new("help")
+            .short('h')
+            .long("help")
+            .action(action)
+            .display_order(LAST_OPTIONS + 1)
+            .help(w.text("cli.opt.help"))
+    };
+    let mut root = clap::Command::new("lab.sh")
+        .bin_name("./lab.sh")
+        .no_binary_name(true)
+        // The kit's own help (usage.txt) answers `help`, `--help` and no
+        // command at all; clap answers `COMMAND --help`.
+        .disable_help_flag(true)
+        .disable_help_subcommand(true)
+        .disable_version_flag(true)
+        // The kit colours its own output; help stays plain.
+        .color(ColorChoice::Never)
+        // The help texts are short: no wrapping, which would count a Chinese
+        // character as one column.
+        .term_width(0)
+        // A repeated option keeps its last value.
+        .args_override_self(true)
+        .arg(
+            Arg::new("lang")
+                .long("lang")
+                .global(true)
+                .value_name("en|zh")
+                .value_parser(language)
+                .display_order(LAST_OPTIONS)
+                .help(w.text("cli.opt.lang")),
+        )
+        .arg(help(ArgAction::SetTrue));
+    for spec in COMMANDS {
+        let args = (spec.args)(w);
+        let positionals = args.iter().any(|a| a.is_positional() && !a.is_hide_set());
+        root = root.subcommand(
+            clap::Command::new(spec.name)
+                .about(w.text(&format!("cli.{}.about", spec.name)))
+                .help_template(template(w, positionals))
+                .args(args)
+                .arg(help(ArgAction::Help)),
+        );
+    }
+    root
+}

@@ -1,0 +1,116 @@
+//! Which submissions a grade run has: folders and their display names,
+//! the steps' weights, and the shard this run takes.
+
+use crate::build;
+use crate::catalog::tr;
+use crate::suites::{self};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// A submission to grade: its name, its report folder, its lib.rs and its
+/// advanced.rs (when it has one), nothing else.
+#[derive(Debug, Clone)]
+pub struct Submission {
+    /// The submission folder's own name, as reports show it.
+    pub name: String,
+    /// Its report folder under `--out` (see [`crate::folders`]).
+    pub folder: String,
+    /// None: the folder holds no lib.rs; the submission is graded as
+    /// "no lib.rs found" (needs review, 0 points).
+    pub lib: Option<PathBuf>,
+    pub advanced: Option<PathBuf>,
+}
+
+/// Points per step, from fixtures/weights.json (1 each when absent). The
+/// advanced steps' points are bonus points.
+pub fn weights(root: &Path) -> Result<BTreeMap<String, u32>, String> {
+    let mut out: BTreeMap<String, u32> = suites::all_steps()
+        .map(|(s, _)| (s.to_string(), 1))
+        .collect();
+    let path = root.join("fixtures/weights.json");
+    let Ok(text) = std::fs::read_to_string(&path) else {
+        return Ok(out);
+    };
+    let given: BTreeMap<String, u32> =
+        serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+    for (step, weight) in given {
+        let Some(key) = out.get_mut(&step) else {
+            return Err(tr(
+                "error.weights_unknown_step",
+                &[("path", &path.display()), ("step", &step)],
+            ));
+        };
+        *key = weight;
+    }
+    Ok(out)
+}
+
+/// The class named on the command line, in name order, each with its report
+/// folder (computed over the whole class, so every shard agrees).
+///
+/// A path that does not exist, is not a folder, has no name (`/`), or
+/// repeats another's name is a bad command line: one line, exit 2, nothing
+/// graded. A folder without a lib.rs is a submission like any other: it is
+/// reported as "no lib.rs found" and the class goes on.
+pub fn resolve(paths: &[PathBuf]) -> Result<Vec<Submission>, String> {
+    let mut seen = BTreeMap::new();
+    for path in paths {
+        let shown = shown_path(path);
+        if !path.exists() {
+            return Err(tr("error.missing_folder", &[("path", &shown)]));
+        }
+        if !path.is_dir() {
+            return Err(tr("error.not_a_folder", &[("path", &shown)]));
+        }
+        let name = path
+            .canonicalize()
+            .ok()
+            .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
+            .unwrap_or_default();
+        if name.is_empty() {
+            return Err(tr("error.bad_submission_name", &[("path", &shown)]));
+        }
+        if seen
+            .insert(
+                name.clone(),
+                Submission {
+                    name: name.clone(),
+                    folder: String::new(),
+                    advanced: build::subject_advanced(path),
+                    lib: build::subject_lib(path).ok(),
+                },
+            )
+            .is_some()
+        {
+            return Err(tr("error.duplicate_submission", &[("name", &name)]));
+        }
+    }
+    let folders = crate::folders::folders(seen.keys().map(String::as_str));
+    Ok(seen
+        .into_values()
+        .map(|mut s| {
+            s.folder = folders[&s.name].clone();
+            s
+        })
+        .collect())
+}
+
+/// A path as the console shows it: one visible line (a submission folder's
+/// name may hold any character; see [`crate::visible`]).
+pub(super) fn shown_path(path: &Path) -> String {
+    crate::visible::line(&path.display().to_string()).into_owned()
+}
+
+/// The I-th of N slices of name-ordered submissions: the same set always
+/// splits the same way, whoever runs it.
+pub(super) fn shard(all: Vec<Submission>, shard: Option<(usize, usize)>) -> Vec<Submission> {
+    match shard {
+        None => all,
+        Some((i, n)) => all
+            .into_iter()
+            .enumerate()
+            .filter(|(k, _)| k % n == i - 1)
+            .map(|(_, s)| s)
+            .collect(),
+    }
+}

@@ -1,0 +1,58 @@
+//! The reports on disk: each submission's folder and the class summaries.
+
+use crate::files::write_atomically;
+use crate::report::{self, ClassReport, SubmissionReport};
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// Writes one submission's reports into `out/folder` (its portable folder;
+/// the reports inside carry its real name).
+pub(super) fn write_submission(
+    out: &Path,
+    folder: &str,
+    s: &SubmissionReport,
+    seed: &str,
+) -> std::io::Result<()> {
+    let dir = out.join(folder);
+    write_atomically(&dir.join("result.json"), report::kit::result_json(s, seed))?;
+    write_atomically(&dir.join("junit.xml"), report::junit::junit_xml(s, seed))?;
+    write_atomically(
+        &dir.join("gradescope/results.json"),
+        report::gradescope::results_json(s, seed),
+    )?;
+    write_atomically(
+        &dir.join("exercism/results.json"),
+        report::exercism::results_json(s),
+    )
+}
+
+/// The summary of a class, each submission with its report folder.
+pub(super) fn summary_with_folders(
+    class: &ClassReport,
+    folders: &BTreeMap<String, String>,
+) -> report::summary::SummaryFile {
+    let mut summary = report::summary::summary_of(class);
+    for s in &mut summary.submissions {
+        s.folder = folders.get(&s.name).cloned();
+    }
+    summary
+}
+
+pub(super) fn write_summaries(
+    out: &Path,
+    summary: &report::summary::SummaryFile,
+) -> std::io::Result<()> {
+    write_atomically(
+        &out.join("summary.csv"),
+        report::summary::summary_csv(summary),
+    )?;
+    write_atomically(
+        &out.join("summary.md"),
+        report::summary::summary_md(summary),
+    )?;
+    // Last: its presence means the folder is complete.
+    write_atomically(
+        &out.join("summary.json"),
+        report::summary::summary_json_from(summary),
+    )
+}

@@ -1,0 +1,254 @@
+//! A jail: its policy, rlimits, environment and filter, applied to a
+//! command between fork and exec with async-signal-safe calls only.
+
+use super::kernel::abi;
+use super::kernel::unsandboxed;
+use super::rules::ruleset;
+use super::rules::Sockets;
+use super::seccomp::no_fork_filter;
+use std::ffi::OsString;
+use std::io;
+use std::os::fd::{AsRawFd, OwnedFd};
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// What a jailed program may touch.
+#[derive(Debug, Default, Clone)]
+pub struct Policy {
+    /// Read and execute, files or whole folders.
+    pub read: Vec<PathBuf>,
+    /// Everything, beneath these folders (or on these files).
+    pub write: Vec<PathBuf>,
+    /// TCP ports it may connect to (none: no TCP at all).
+    pub connect: Vec<u16>,
+    /// Execute only what `read` names: the system's libraries may be
+    /// loaded but not run as programs, and nothing beneath `write` may be
+    /// run (a runner). A build runs the linker's helpers and the build
+    /// scripts it compiles, so it leaves this off.
+    pub execute_only_read: bool,
+}
+
+/// Resource limits of a jailed program.
+#[derive(Debug, Clone, Copy)]
+pub struct Rlimits {
+    pub address_space: u64,
+    pub file_size: u64,
+    pub cpu_seconds: u64,
+}
+
+/// A seccomp program and the place of the instruction that must hold the
+/// filtered process's own pid.
+pub struct Filter {
+    pub(super) program: Vec<libc::sock_filter>,
+    pub(super) pid_at: usize,
+}
+
+/// A prepared jail: the ruleset (already built), limits and environment.
+pub struct Jail {
+    pub(super) ruleset: Option<OwnedFd>,
+    pub(super) limits: Rlimits,
+    pub(super) env: Vec<(OsString, OsString)>,
+    /// A seccomp filter that refuses new processes (threads stay allowed).
+    pub(super) no_fork: Option<Filter>,
+    /// Descriptors the program gets, each under its number; every other
+    /// descriptor above 2 is closed when it starts.
+    pub(super) handed: Vec<(OwnedFd, i32)>,
+    /// Who the program runs as: a user of its own, or a user namespace of
+    /// its own (see [`Identity`]); `None` leaves it as the judge is.
+    pub(super) identity: Option<Becomes>,
+    /// Most threads (and processes) the program may have at once.
+    pub(super) threads: Option<u64>,
+    /// The folder it writes in and the most bytes it may hold, watched by
+    /// `spawn::supervise` (no file system here gives a folder a quota).
+    pub(super) quota: Option<(PathBuf, u64)>,
+}
+
+/// Folders every dynamically linked program needs to start.
+pub(super) const SYSTEM_LIBS: [&str; 4] = ["/lib", "/lib64", "/usr/lib", "/usr/lib64"];
+
+impl Jail {
+    /// A jail for `policy`; Landlock is left out under `--unsandboxed` or
+    /// where the kernel has none.
+    pub fn new(
+        policy: &Policy,
+        limits: Rlimits,
+        env: Vec<(OsString, OsString)>,
+    ) -> io::Result<Jail> {
+        let ruleset = if unsandboxed() || abi() < 1 {
+            None
+        } else {
+            Some(ruleset(policy).map_err(|e| io::Error::other(format!("landlock: {e}")))?)
+        };
+        Ok(Jail {
+            ruleset,
+            limits,
+            env,
+            no_fork: None,
+            handed: Vec::new(),
+            identity: None,
+            threads: None,
+            quota: None,
+        })
+    }
+
+    /// The folder the program may write and the most bytes it may hold there.
+    pub fn quota(&self) -> Option<(&Path, u64)> {
+        self.quota.as_ref().map(|(d, n)| (d.as_path(), *n))
+    }
+
+    /// Hands `fd` to the jailed program as its descriptor number `at`
+    /// (3 and up); it gets no other descriptor of the judge's but 0, 1, 2.
+    pub fn hand(mut self, fd: OwnedFd, at: i32) -> Jail {
+        self.handed.push((fd, at));
+        self
+    }
+
+    /// Refuses the jailed program every new process (threads stay allowed),
+    /// where seccomp filters are known for this architecture.
+    pub fn without_new_processes(mut self, sockets: Sockets) -> Jail {
+        let filter = no_fork_filter(sockets);
+        self.no_fork = (!filter.program.is_empty()).then_some(filter);
+        self
+    }
+
+    /// One more variable in the jailed program's environment.
+    pub fn env(mut self, name: &str, value: impl Into<OsString>) -> Jail {
+        self.env.push((name.into(), value.into()));
+        self
+    }
+
+    /// Applies the jail to `cmd`: a cleared environment, then, in the child
+    /// between fork and exec, rlimits, no-new-privileges and Landlock.
+    pub fn apply(self, cmd: &mut Command) {
+        cmd.env_clear();
+        cmd.envs(self.env);
+        let Jail {
+            ruleset,
+            limits,
+            mut no_fork,
+            handed,
+            identity,
+            threads,
+            ..
+        } = self;
+        // Where each handed descriptor waits, above every number it may be
+        // handed under, before it takes its place (filled in the child).
+        let mut parked: Vec<i32> = vec![-1; handed.len()];
+        // SAFETY: the closure only makes system calls (fcntl, dup2,
+        // close_range, setrlimit, setgroups, setgid, setuid, unshare, prctl,
+        // landlock_restrict_self), all async-signal-safe; it allocates nothing.
+        unsafe {
+            cmd.pre_exec(move || {
+                for (i, (fd, _)) in handed.iter().enumerate() {
+                    parked[i] = libc::fcntl(fd.as_raw_fd(), libc::F_DUPFD_CLOEXEC, 64);
+                    if parked[i] < 0 {
+                        return Err(io::Error::last_os_error());
+                    }
+                }
+                close_at_exec_from(3);
+                for (i, (_, at)) in handed.iter().enumerate() {
+                    // dup2 leaves the new number open across exec.
+                    if libc::dup2(parked[i], *at) < 0 {
+                        return Err(io::Error::last_os_error());
+                    }
+                }
+                let set = |resource, value: u64| {
+                    let rl = libc::rlimit {
+                        rlim_cur: value,
+                        rlim_max: value,
+                    };
+                    if libc::setrlimit(resource, &rl) != 0 {
+                        return Err(io::Error::last_os_error());
+                    }
+                    Ok(())
+                };
+                set(libc::RLIMIT_CORE, 0)?;
+                set(libc::RLIMIT_AS, limits.address_space)?;
+                set(libc::RLIMIT_FSIZE, limits.file_size)?;
+                set(libc::RLIMIT_CPU, limits.cpu_seconds)?;
+                // A user of its own: no capability is left, and the kernel
+                // counts its threads apart from everyone's. A user
+                // namespace of its own is refused where the system allows
+                // none: the program then runs as the judge.
+                if let Some(Becomes::User(id)) = identity {
+                    if libc::setgroups(0, std::ptr::null()) != 0
+                        || libc::setgid(id) != 0
+                        || libc::setuid(id) != 0
+                    {
+                        return Err(io::Error::last_os_error());
+                    }
+                }
+                if let Some(Becomes::Namespace) = identity {
+                    libc::unshare(libc::CLONE_NEWUSER);
+                }
+                if let Some(n) = threads {
+                    set(libc::RLIMIT_NPROC, n)?;
+                }
+                if libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 {
+                    return Err(io::Error::last_os_error());
+                }
+                if let Some(fd) = &ruleset {
+                    if libc::syscall(libc::SYS_landlock_restrict_self, fd.as_raw_fd(), 0) != 0 {
+                        return Err(io::Error::last_os_error());
+                    }
+                }
+                if let Some(filter) = &mut no_fork {
+                    // This child's copy of the program: no allocation.
+                    filter.program[filter.pid_at].k = libc::getpid() as u32;
+                    let program = libc::sock_fprog {
+                        len: filter.program.len() as u16,
+                        filter: filter.program.as_mut_ptr(),
+                    };
+                    if libc::prctl(
+                        libc::PR_SET_SECCOMP,
+                        libc::SECCOMP_MODE_FILTER,
+                        &program as *const libc::sock_fprog,
+                    ) != 0
+                    {
+                        return Err(io::Error::last_os_error());
+                    }
+                }
+                Ok(())
+            });
+        }
+    }
+}
+
+/// Marks every descriptor from `first` up to be closed when the program
+/// starts (close_range, Linux 5.11; one by one before that). Async-signal-safe.
+pub(super) fn close_at_exec_from(first: u32) {
+    const CLOSE_RANGE_CLOEXEC: libc::c_uint = 1 << 2;
+    // SAFETY: close_range and fcntl only change this process's descriptor flags.
+    unsafe {
+        if libc::syscall(libc::SYS_close_range, first, u32::MAX, CLOSE_RANGE_CLOEXEC) == 0 {
+            return;
+        }
+        let mut rl = libc::rlimit {
+            rlim_cur: 0,
+            rlim_max: 0,
+        };
+        let top = if libc::getrlimit(libc::RLIMIT_NOFILE, &mut rl) == 0 {
+            rl.rlim_cur.min(1 << 16) as i32
+        } else {
+            1024
+        };
+        for fd in first as i32..top {
+            libc::fcntl(fd, libc::F_SETFD, libc::FD_CLOEXEC);
+        }
+    }
+}
+
+/// What a jailed program runs as.
+#[derive(Debug, Clone, Copy)]
+pub(super) enum Becomes {
+    /// This user and group id (the judge runs as root).
+    User(libc::uid_t),
+    /// A user namespace of its own (the judge is an ordinary user).
+    Namespace,
+}
+
+/// Most threads a runner may have at once, its own three (main, learner
+/// code's, the outcome flusher) included. The kernel counts threads per
+/// user (per user namespace), so each runner gets a user of its own.
+pub const RUNNER_THREADS: u64 = 64;
