@@ -200,7 +200,7 @@ mod tests {
 
     #[test]
     fn rows_line_up_by_display_width() {
-        let alice = crate::report::kit::test_support::class().submissions[0].clone();
+        let alice = crate::report::test_support::class().submissions[0].clone();
         let mut wang = alice.clone();
         wang.name = "王小明".into();
         let (a, w) = (row(&alice), row(&wang));
@@ -228,7 +228,7 @@ mod tests {
                 " ".repeat(23)
             )
         );
-        let mut bob = crate::report::kit::test_support::class().submissions[1].clone();
+        let mut bob = crate::report::test_support::class().submissions[1].clone();
         bob.advanced_build = AdvancedBuild::Ok;
         bob.bonus = 2;
         assert!(row(&bob).ends_with(" 10/30  pass FAIL todo  built  +2 bonus  (2.2 s)"));
@@ -239,8 +239,8 @@ mod tests {
     /// characters, and Chinese stays as it is.
     #[test]
     fn the_console_shows_names_escaped() {
-        use crate::report::kit::test_support::{raw_hidden, HOSTILE};
-        let mut bob = crate::report::kit::test_support::class().submissions[1].clone();
+        use crate::report::test_support::{raw_hidden, HOSTILE};
+        let mut bob = crate::report::test_support::class().submissions[1].clone();
         bob.name = HOSTILE.to_string();
         let line = row(&bob);
         assert_eq!(raw_hidden(&line), [], "{line:?}");
@@ -470,7 +470,7 @@ mod tests {
     /// name escaped, result.json and summary.json keep it exactly.
     #[test]
     fn a_hostile_folder_name_is_shown_escaped_and_kept_exactly_in_json() {
-        use crate::report::kit::test_support::{raw_hidden, HOSTILE, HOSTILE_SHOWN};
+        use crate::report::test_support::{raw_hidden, HOSTILE, HOSTILE_SHOWN};
         let (dir, paths) = class_dir(&[(HOSTILE, false)]);
         let class = resolve(&paths).unwrap();
         assert_eq!(class[0].name, HOSTILE);

@@ -26,10 +26,6 @@ pub fn result_json(s: &SubmissionReport, seed: &str) -> String {
     text
 }
 
-/// The report tests' helpers, where the grading tests look for them.
-#[cfg(test)]
-pub(crate) use super::test_support;
-
 #[cfg(test)]
 mod tests {
     use super::super::snapshot::compare;
