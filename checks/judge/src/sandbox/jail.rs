@@ -3,8 +3,8 @@
 
 use super::kernel::abi;
 use super::kernel::unsandboxed;
+use super::policy::{Filter, Policy, Sockets};
 use super::rules::ruleset;
-use super::rules::Sockets;
 use super::seccomp::no_fork_filter;
 use std::ffi::OsString;
 use std::io;
@@ -13,35 +13,12 @@ use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// What a jailed program may touch.
-#[derive(Debug, Default, Clone)]
-pub struct Policy {
-    /// Read and execute, files or whole folders.
-    pub read: Vec<PathBuf>,
-    /// Everything, beneath these folders (or on these files).
-    pub write: Vec<PathBuf>,
-    /// TCP ports it may connect to (none: no TCP at all).
-    pub connect: Vec<u16>,
-    /// Execute only what `read` names: the system's libraries may be
-    /// loaded but not run as programs, and nothing beneath `write` may be
-    /// run (a runner). A build runs the linker's helpers and the build
-    /// scripts it compiles, so it leaves this off.
-    pub execute_only_read: bool,
-}
-
 /// Resource limits of a jailed program.
 #[derive(Debug, Clone, Copy)]
 pub struct Rlimits {
     pub address_space: u64,
     pub file_size: u64,
     pub cpu_seconds: u64,
-}
-
-/// A seccomp program and the place of the instruction that must hold the
-/// filtered process's own pid.
-pub struct Filter {
-    pub(super) program: Vec<libc::sock_filter>,
-    pub(super) pid_at: usize,
 }
 
 /// A prepared jail: the ruleset (already built), limits and environment.
@@ -63,9 +40,6 @@ pub struct Jail {
     /// `spawn::supervise` (no file system here gives a folder a quota).
     pub(super) quota: Option<(PathBuf, u64)>,
 }
-
-/// Folders every dynamically linked program needs to start.
-pub(super) const SYSTEM_LIBS: [&str; 4] = ["/lib", "/lib64", "/usr/lib", "/usr/lib64"];
 
 impl Jail {
     /// A jail for `policy`; Landlock is left out under `--unsandboxed` or

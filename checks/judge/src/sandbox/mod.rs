@@ -21,15 +21,16 @@
 mod home;
 mod jail;
 mod kernel;
+mod policy;
 mod rules;
 mod runner;
 mod seccomp;
 mod toolchain;
 
 pub use home::{remove_stage, Identity, RunnerHome};
-pub use jail::{Filter, Jail, Policy, Rlimits, RUNNER_THREADS};
+pub use jail::{Jail, Rlimits, RUNNER_THREADS};
 pub use kernel::{abi, has_filter, missing, missing_in, set_unsandboxed, unsandboxed};
-pub use rules::Sockets;
+pub use policy::{Filter, Policy, Sockets};
 pub use runner::{runner, runner_limits, RUNNER_FOLDER_BYTES};
 pub use toolchain::build;
 

@@ -1,9 +1,9 @@
 //! Landlock: the ruleset of a jail (what it may read, run and write, its
 //! TCP ports, and its signal and socket scoping).
 
-use super::jail::Policy;
-use super::jail::SYSTEM_LIBS;
 use super::kernel::abi;
+use super::policy::Policy;
+use super::policy::SYSTEM_LIBS;
 use std::io;
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
 use std::path::PathBuf;
@@ -170,14 +170,4 @@ pub(super) fn build_ruleset(policy: &Policy, abi: i32) -> io::Result<OwnedFd> {
         }
     }
     Ok(ruleset)
-}
-
-/// Which sockets a runner may open.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Sockets {
-    /// None at all: no UDP, no Unix sockets (pathname or abstract), no
-    /// TCP, no raw or netlink sockets.
-    None,
-    /// TCP over IPv4 or IPv6 only (Landlock then limits the ports).
-    Tcp,
 }

@@ -3,10 +3,10 @@
 
 use super::home::RunnerHome;
 use super::jail::Jail;
-use super::jail::Policy;
 use super::jail::Rlimits;
 use super::jail::RUNNER_THREADS;
-use super::rules::Sockets;
+use super::policy::Policy;
+use super::policy::Sockets;
 use std::io;
 use std::path::{Path, PathBuf};
 

@@ -1,8 +1,8 @@
 //! The runners' seccomp filter: no new process or program, no socket but
 //! TCP in `try`, no io_uring; assembled as a classic BPF program.
 
-use super::jail::Filter;
-use super::rules::Sockets;
+use super::policy::Filter;
+use super::policy::Sockets;
 
 /// A seccomp program for runners. It answers EPERM to every way of
 /// starting a new process (fork, vfork, clone without CLONE_THREAD) or

@@ -2,8 +2,8 @@
 //! cargo, the system's tools, and the one folder a build may write.
 
 use super::jail::Jail;
-use super::jail::Policy;
 use super::jail::Rlimits;
+use super::policy::Policy;
 use std::ffi::OsString;
 use std::io;
 use std::path::{Path, PathBuf};
