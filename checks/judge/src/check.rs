@@ -134,7 +134,6 @@ fn advanced_path(args: &CheckArgs) -> String {
 }
 
 pub fn run(root: &Path, args: &CheckArgs) -> u8 {
-    crate::build::set_build_timeout(args.limits.build);
     crate::session::tell_time_outs();
     let _ = crate::sandbox::enter(&args.limits, false, &crate::build::target_dir(root));
     let seed = args.seed.unwrap_or_else(crate::rng::fresh_seed);
@@ -189,6 +188,7 @@ pub fn run(root: &Path, args: &CheckArgs) -> u8 {
     // Holds the slot's lock (if any) until the run is over.
     let runners = match build::runners(
         root,
+        &args.limits,
         sources.as_ref().map(|s| ("check", s)),
         core_wanted,
         advanced_wanted,

@@ -11,8 +11,16 @@ pub struct Limits {
     pub output_cap: u64,
     /// Longest a build of learner code may take (`--build-timeout`).
     pub build: Duration,
-    /// `--unsandboxed`: no Landlock for learner code.
-    pub unsandboxed: bool,
+    /// Whether learner code is confined (`--unsandboxed`: it is not).
+    pub confinement: Confinement,
+}
+
+/// Whether learner code runs in the jail (see `sandbox`): `Off` under
+/// `--unsandboxed`, where only rlimits and the environment apply.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Confinement {
+    Jail,
+    Off,
 }
 
 impl Default for Limits {
@@ -22,7 +30,7 @@ impl Default for Limits {
             suite: Duration::from_secs(45),
             output_cap: 4 << 20,
             build: Duration::from_secs(120),
-            unsandboxed: false,
+            confinement: Confinement::Jail,
         }
     }
 }

@@ -12,29 +12,16 @@ mod direct;
 mod slot;
 
 use crate::catalog::{t, tr};
+use crate::limits::{Confinement, Limits};
 use crate::spawn::{self, Exit};
 use std::io;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 /// Longest the kit's own part of a build may take: the dependencies of a
 /// cold target, built before any learner code.
 pub const WARM_LIMIT: Duration = Duration::from_secs(600);
-
-/// Longest a build of learner code may take (`--build-timeout`); past it the
-/// learner's code "did not compile in time" (a constant evaluation that
-/// never ends, say).
-static BUILD_TIMEOUT_MS: AtomicU64 = AtomicU64::new(120_000);
-
-pub fn set_build_timeout(limit: Duration) {
-    BUILD_TIMEOUT_MS.store(limit.as_millis() as u64, Ordering::SeqCst);
-}
-
-fn build_timeout() -> Duration {
-    Duration::from_millis(BUILD_TIMEOUT_MS.load(Ordering::SeqCst))
-}
 
 /// Why there is no runner.
 #[derive(Debug)]
@@ -118,10 +105,11 @@ fn cargo(
     target: &Path,
     args: &[&str],
     limit: Duration,
+    confinement: Confinement,
 ) -> Result<(Exit, String, String), BuildError> {
     let mut cmd = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()));
     cmd.current_dir(dir).args(args);
-    let (exit, captured) = spawn::run_tool(&mut cmd, limit, Some(jail(dir, target)?))?;
+    let (exit, captured) = spawn::run_tool(&mut cmd, limit, Some(jail(dir, target, confinement)?))?;
     Ok((
         exit,
         spawn::excerpt(&captured.stdout, 64 << 20),
@@ -131,12 +119,22 @@ fn cargo(
 
 /// The jail of one build command (cargo or rustc) in `dir`: it reads the
 /// toolchain and `dir`'s sources, and writes only `target` (its `lab-tmp/`
-/// is TMPDIR).
-fn jail(dir: &Path, target: &Path) -> Result<crate::sandbox::Jail, BuildError> {
+/// is TMPDIR). Landlock only when `confinement` says so.
+fn jail(
+    dir: &Path,
+    target: &Path,
+    confinement: Confinement,
+) -> Result<crate::sandbox::Jail, BuildError> {
     let tmp = target.join("lab-tmp");
     std::fs::create_dir_all(&tmp)?;
     let (read, also) = sources(dir)?;
-    Ok(crate::sandbox::build(&read, target, &tmp, &also)?)
+    Ok(crate::sandbox::build(
+        &read,
+        target,
+        &tmp,
+        &also,
+        confinement,
+    )?)
 }
 
 /// What a build in workspace `dir` may read of it, and which of its files
@@ -204,9 +202,11 @@ pub struct Built {
 
 /// Builds the core runner for the kit's own `student/` (no subject), or
 /// for a subject — a lib.rs, or a folder holding `student/src/lib.rs` or
-/// `src/lib.rs` — in slot `slot`. The outer `Err` is bad input, in one line.
+/// `src/lib.rs` — in slot `slot`, under `limits`. The outer `Err` is bad
+/// input, in one line.
 pub fn runner_for(
     root: &Path,
+    limits: &Limits,
     subject: Option<&Path>,
     slot: &str,
 ) -> Result<Result<Built, BuildError>, String> {
@@ -217,7 +217,13 @@ pub fn runner_for(
         }),
         None => None,
     };
-    let runners = match runners(root, sources.as_ref().map(|s| (slot, s)), true, false) {
+    let runners = match runners(
+        root,
+        limits,
+        sources.as_ref().map(|s| (slot, s)),
+        true,
+        false,
+    ) {
         Ok(r) => r,
         Err(kit) => return Ok(Err(BuildError::Kit(kit))),
     };
@@ -358,6 +364,7 @@ pub struct Sources {
 /// slot `slot`. The `Err` is a kit error.
 pub fn runners(
     root: &Path,
+    limits: &Limits,
     sources: Option<(&str, &Sources)>,
     core: bool,
     advanced: bool,
@@ -391,7 +398,7 @@ pub fn runners(
     let built = if wanted.is_empty() {
         Vec::new()
     } else {
-        direct::build(&dir, &target, &wanted).map_err(|e| match e {
+        direct::build(&dir, &target, &wanted, limits).map_err(|e| match e {
             BuildError::Kit(what) | BuildError::DoesNotCompile(what) => what,
         })?
     };

@@ -9,7 +9,7 @@ use crate::catalog::{lang_from, tr, Lang};
 use crate::check::CheckArgs;
 use crate::console::Console;
 use crate::grade::GradeArgs;
-use crate::limits::Limits;
+use crate::limits::{Confinement, Limits};
 use crate::live::TryArgs;
 use crate::selftest::SelftestArgs;
 use crate::suites::parse_step;
@@ -272,7 +272,9 @@ pub(super) fn read_limits(m: &ArgMatches) -> Limits {
     limits.case = given("case-timeout").unwrap_or(limits.case);
     limits.suite = given("suite-timeout").unwrap_or(limits.suite);
     limits.build = given("build-timeout").unwrap_or(limits.build);
-    limits.unsandboxed = m.get_flag("unsandboxed");
+    if m.get_flag("unsandboxed") {
+        limits.confinement = Confinement::Off;
+    }
     limits
 }
 

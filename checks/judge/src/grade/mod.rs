@@ -51,7 +51,6 @@ pub fn run(root: &Path, args: &GradeArgs) -> u8 {
 /// (Gradescope's container, where the container is the boundary), learner
 /// code gets what confinement there is.
 pub fn run_with(root: &Path, args: &GradeArgs, strict: bool) -> u8 {
-    crate::build::set_build_timeout(args.limits.build);
     if let Err(refused) =
         crate::sandbox::enter(&args.limits, strict, &crate::build::target_dir(root))
     {

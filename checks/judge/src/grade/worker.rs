@@ -50,7 +50,7 @@ pub(super) fn grade_one(
         lib: read(lib)?,
         advanced: sub.advanced.as_deref().map(read).transpose()?,
     };
-    let runners = build::runners(root, Some((slot, &sources)), true, true)?;
+    let runners = build::runners(root, &limits, Some((slot, &sources)), true, true)?;
     crate::timing::phase("runners built", start);
     let core: Vec<&'static str> = suites::core_ids();
     let advanced: Vec<&'static str> = suites::advanced_ids();

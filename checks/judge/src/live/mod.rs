@@ -148,12 +148,12 @@ fn supervised(
     ports: &[u16],
     front: Option<std::os::fd::OwnedFd>,
 ) -> Result<(Exit, Captured, crate::sandbox::RunnerHome), u8> {
-    let home = crate::sandbox::RunnerHome::new(runner).map_err(kit_error)?;
-    let mut cmd = Command::new(&home.program);
-    cmd.arg0("lab-runner").current_dir(&home.dir).args(args);
     // A step's limits, as in a check, but for time: a demonstration reports
     // no progress, so it gets 30 s of its own time and 60 s in all.
     let limits = crate::limits::Limits::default();
+    let home = crate::sandbox::RunnerHome::new(runner, limits.confinement).map_err(kit_error)?;
+    let mut cmd = Command::new(&home.program);
+    cmd.arg0("lab-runner").current_dir(&home.dir).args(args);
     let mut jail = crate::sandbox::runner(
         &home.program,
         &home,
@@ -266,8 +266,14 @@ fn advanced_runner(
             }
         }
     };
-    let runners = build::runners(root, sources.as_ref().map(|s| ("try", s)), false, true)
-        .map_err(kit_error)?;
+    let runners = build::runners(
+        root,
+        &crate::limits::Limits::default(),
+        sources.as_ref().map(|s| ("try", s)),
+        false,
+        true,
+    )
+    .map_err(kit_error)?;
     let runner = match &runners.advanced {
         build::Advanced::Built(runner) => runner.clone(),
         build::Advanced::DoesNotCompile(errors) => {
@@ -314,7 +320,7 @@ impl Log {
 /// `lab.sh try` (step 08).
 fn core(root: &Path, subject: Option<&Path>) -> u8 {
     // Holds the slot's lock (if any) until the demonstration is over.
-    let built = match build::runner_for(root, subject, "try") {
+    let built = match build::runner_for(root, &crate::limits::Limits::default(), subject, "try") {
         Ok(b) => b,
         Err(e) => {
             eprintln!("lab: {e}");

@@ -4,7 +4,7 @@
 
 use super::jail::Becomes;
 use super::kernel::others_may_enter;
-use super::kernel::unsandboxed;
+use crate::limits::Confinement;
 use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -119,13 +119,15 @@ pub struct RunnerHome {
     /// The binary to start: the runner itself, or its staged link.
     pub program: PathBuf,
     pub(super) becomes: Option<Becomes>,
+    /// Whether the runner's jail is on (its home is made for it either way).
+    pub(super) confinement: Confinement,
     pub(super) _identity: Option<Identity>,
     pub(super) _top: tempfile::TempDir,
 }
 
 impl RunnerHome {
-    /// A home for a runner that will start `exe`.
-    pub fn new(exe: &Path) -> io::Result<RunnerHome> {
+    /// A home for a runner that will start `exe`, jailed or not.
+    pub fn new(exe: &Path, confinement: Confinement) -> io::Result<RunnerHome> {
         let top = tempfile::Builder::new()
             .prefix("retry-lab-run-")
             .tempdir()?;
@@ -134,7 +136,7 @@ impl RunnerHome {
         // SAFETY: geteuid only returns a number.
         let root = unsafe { libc::geteuid() } == 0;
         let mut program = exe.to_path_buf();
-        let identity = if root && !unsandboxed() {
+        let identity = if root && confinement == Confinement::Jail {
             if !others_may_run(&program) {
                 program = staged(exe)?;
             }
@@ -149,13 +151,14 @@ impl RunnerHome {
             }
             // Root without a usable user still loses its capabilities in a
             // namespace of its own (its threads are then not counted apart).
-            None if !unsandboxed() => Some(Becomes::Namespace),
+            None if confinement == Confinement::Jail => Some(Becomes::Namespace),
             None => None,
         };
         Ok(RunnerHome {
             dir,
             program,
             becomes,
+            confinement,
             _identity: identity,
             _top: top,
         })

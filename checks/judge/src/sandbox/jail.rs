@@ -2,10 +2,10 @@
 //! command between fork and exec with async-signal-safe calls only.
 
 use super::kernel::abi;
-use super::kernel::unsandboxed;
 use super::policy::{Filter, Policy, Sockets};
 use super::rules::ruleset;
 use super::seccomp::no_fork_filter;
+use crate::limits::Confinement;
 use std::ffi::OsString;
 use std::io;
 use std::os::fd::{AsRawFd, OwnedFd};
@@ -48,8 +48,9 @@ impl Jail {
         policy: &Policy,
         limits: Rlimits,
         env: Vec<(OsString, OsString)>,
+        confinement: Confinement,
     ) -> io::Result<Jail> {
-        let ruleset = if unsandboxed() || abi() < 1 {
+        let ruleset = if confinement == Confinement::Off || abi() < 1 {
             None
         } else {
             Some(ruleset(policy).map_err(|e| io::Error::other(format!("landlock: {e}")))?)

@@ -1,20 +1,9 @@
 //! What this kernel can give the jail (Landlock's ABI, the seccomp filter,
-//! a cap on threads), and the `--unsandboxed` mode.
+//! a cap on threads).
 
+use crate::limits::Confinement;
 use std::path::Path;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::OnceLock;
-
-pub(super) static UNSANDBOXED: AtomicBool = AtomicBool::new(false);
-
-/// `--unsandboxed`: run learner code without Landlock (rlimits stay).
-pub fn set_unsandboxed(off: bool) {
-    UNSANDBOXED.store(off, Ordering::SeqCst);
-}
-
-pub fn unsandboxed() -> bool {
-    UNSANDBOXED.load(Ordering::SeqCst)
-}
 
 /// The Landlock ABI version the kernel offers (0: none). The kit's own
 /// tests may lower it with LAB_PRETEND_LANDLOCK_ABI, to see how an older
@@ -66,13 +55,13 @@ pub fn missing() -> Vec<String> {
 /// [`missing`], and what a kit whose target folder is `target` cannot
 /// give: as root, runners run as users of their own, which must be let
 /// through every folder down to the runners' binaries in it.
-pub fn missing_in(target: &Path) -> Vec<String> {
+pub fn missing_in(target: &Path, confinement: Confinement) -> Vec<String> {
     let mut missing = missing();
     // SAFETY: geteuid only returns a number.
     let root = unsafe { libc::geteuid() } == 0;
     // Runners are started from the kit's target folder, or else from a
     // stage folder in the judge's TMPDIR.
-    if root && !unsandboxed() && !reachable(target, &std::env::temp_dir()) {
+    if root && confinement == Confinement::Jail && !reachable(target, &std::env::temp_dir()) {
         missing.push(THREAD_CAP_ROOT.to_string());
     }
     missing

@@ -29,25 +29,25 @@ mod toolchain;
 
 pub use home::{remove_stage, Identity, RunnerHome};
 pub use jail::{Jail, Rlimits, RUNNER_THREADS};
-pub use kernel::{abi, has_filter, missing, missing_in, set_unsandboxed, unsandboxed};
+pub use kernel::{abi, has_filter, missing, missing_in};
 pub use policy::{Filter, Policy, Sockets};
 pub use runner::{runner, runner_limits, RUNNER_FOLDER_BYTES};
 pub use toolchain::build;
 
+use crate::limits::Confinement;
 use std::path::Path;
 
-/// Sets the jail's mode for this run from `limits`, and says what the
-/// learner should know: under `--unsandboxed`, or where the kernel lacks
-/// part of the jail, one line on stderr. `strict` (grading) refuses a
+/// Says what the learner should know of this run's jail: under
+/// `--unsandboxed`, or where the kernel lacks part of the jail, one line on
+/// stderr. `strict` (grading) refuses a
 /// partial jail unless `--unsandboxed` was given: the `Err` is that refusal.
 pub fn enter(limits: &crate::limits::Limits, strict: bool, target: &Path) -> Result<(), String> {
     use crate::catalog::{t, tr};
-    set_unsandboxed(limits.unsandboxed);
-    if limits.unsandboxed {
+    if limits.confinement == Confinement::Off {
         eprintln!("lab: {}", t("sandbox.off"));
         return Ok(());
     }
-    let missing = missing_in(target);
+    let missing = missing_in(target, Confinement::Jail);
     if missing.is_empty() {
         return Ok(());
     }
@@ -113,7 +113,7 @@ mod tests {
             connect: Vec::new(),
             execute_only_read: false,
         };
-        let mut jail = Jail::new(&policy, limits(), Vec::new()).unwrap();
+        let mut jail = Jail::new(&policy, limits(), Vec::new(), Confinement::Jail).unwrap();
         if no_fork {
             jail = jail.without_new_processes(Sockets::None);
         }
@@ -229,7 +229,10 @@ mod tests {
             let script = format!(
                 "/usr/bin/python3 -c \"import socket; socket.create_connection(('127.0.0.1', {p}))\""
             );
-            in_jail(&script, Jail::new(&policy, limits(), Vec::new()).unwrap())
+            in_jail(
+                &script,
+                Jail::new(&policy, limits(), Vec::new(), Confinement::Jail).unwrap(),
+            )
         };
         let (exit, text) = connect(port(&given));
         assert_eq!(exit, Exit::Success, "{text}");
@@ -348,7 +351,7 @@ mod tests {
         quota: bool,
     ) -> (crate::spawn::Exit, String) {
         let python = Path::new("/usr/bin/python3");
-        let home = RunnerHome::new(python).unwrap();
+        let home = RunnerHome::new(python, Confinement::Jail).unwrap();
         // Room for 200 threads' stacks and arenas.
         let room = Rlimits {
             address_space: 16 << 30,
@@ -504,7 +507,14 @@ mod tests {
         let (_top, open, own, secret) = folders();
         let tmp = own.join("lab-tmp");
         std::fs::create_dir(&tmp).unwrap();
-        let jail = build(std::slice::from_ref(&open), &own, &tmp, &[]).unwrap();
+        let jail = build(
+            std::slice::from_ref(&open),
+            &own,
+            &tmp,
+            &[],
+            Confinement::Jail,
+        )
+        .unwrap();
         let mut files = vec![
             "/etc/ld.so.cache".to_string(),
             format!("{}/f", open.display()),
@@ -614,7 +624,7 @@ mod tests {
         std::fs::set_permissions(top.path(), std::fs::Permissions::from_mode(0o700)).unwrap();
         let exe = top.path().join("bash");
         std::fs::copy("/bin/bash", &exe).unwrap();
-        let home = RunnerHome::new(&exe).unwrap();
+        let home = RunnerHome::new(&exe, Confinement::Jail).unwrap();
         assert_ne!(home.program, exe);
         assert!(others_may_run(&home.program));
         let jail = runner(&home.program, &home, &[], limits()).unwrap();
@@ -629,7 +639,10 @@ mod tests {
             .unwrap_or_else(|_| panic!("{text}"));
         assert!(uid >= 0x2000_0000, "{text}");
         // Staged once per built binary.
-        assert_eq!(RunnerHome::new(&exe).unwrap().program, home.program);
+        assert_eq!(
+            RunnerHome::new(&exe, Confinement::Jail).unwrap().program,
+            home.program
+        );
     }
 
     #[test]

@@ -95,6 +95,7 @@ pub fn runner(exe: &Path, home: &RunnerHome, connect: &[u16], limits: Rlimits) -
         &policy,
         limits,
         vec![("TMPDIR".into(), home.dir.as_os_str().to_os_string())],
+        home.confinement,
     )?
     .without_new_processes(sockets);
     jail.identity = home.becomes;

@@ -4,6 +4,7 @@
 use super::jail::Jail;
 use super::jail::Rlimits;
 use super::policy::Policy;
+use crate::limits::Confinement;
 use std::ffi::OsString;
 use std::io;
 use std::path::{Path, PathBuf};
@@ -150,8 +151,15 @@ pub(super) fn on_path(name: &str, path: &[PathBuf]) -> Option<PathBuf> {
 
 /// The jail of a cargo build of learner code: it may read the toolchain,
 /// the registry and `sources`, and write only `target` (where `tmp`, its
-/// TMPDIR, lives too) and the files in `also`.
-pub fn build(sources: &[PathBuf], target: &Path, tmp: &Path, also: &[PathBuf]) -> io::Result<Jail> {
+/// TMPDIR, lives too) and the files in `also`; Landlock only when
+/// `confinement` says so.
+pub fn build(
+    sources: &[PathBuf],
+    target: &Path,
+    tmp: &Path,
+    also: &[PathBuf],
+    confinement: Confinement,
+) -> io::Result<Jail> {
     let tc = toolchain();
     let mut read = tc.read.clone();
     read.extend(sources.iter().cloned());
@@ -171,5 +179,5 @@ pub fn build(sources: &[PathBuf], target: &Path, tmp: &Path, also: &[PathBuf]) -
         file_size: 2 << 30,
         cpu_seconds: 3600,
     };
-    Jail::new(&policy, limits, env)
+    Jail::new(&policy, limits, env, confinement)
 }

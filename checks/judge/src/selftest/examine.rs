@@ -70,7 +70,8 @@ pub(super) fn examine(
     let sources = sources(root, subject)?;
     let core = steps.iter().any(|s| !is_advanced(s));
     let advanced = steps.iter().any(|s| is_advanced(s));
-    let runners = build::runners(root, Some((slot, &sources)), core, advanced)?;
+    let limits = Limits::default();
+    let runners = build::runners(root, &limits, Some((slot, &sources)), core, advanced)?;
     let core_runner = match &runners.core {
         Some(Err(e)) => return Ok((false, format!("does not compile:\n{e}"), None)),
         Some(Ok(path)) => Some(path.as_path()),
@@ -85,7 +86,6 @@ pub(super) fn examine(
         }
         _ => {}
     }
-    let limits = Limits::default();
     let run = |steps: &[&'static str], seed: u64| {
         let prepared = crate::evaluate::prepare(steps, seed);
         crate::evaluate::run_with(core_runner, &runners.advanced, prepared, limits, 1)

@@ -113,7 +113,7 @@ fn start(
         read_to: 0,
         pending: Vec::new(),
     };
-    let home = RunnerHome::new(runner)?;
+    let home = RunnerHome::new(runner, limits.confinement)?;
     let mut cmd = Command::new(&home.program);
     cmd.arg0("lab-runner").current_dir(&home.dir);
     cmd.arg(from.to_string());

@@ -23,8 +23,9 @@ mod note;
 mod recipe;
 mod unit;
 
-use super::{build_timeout, jail, BuildError, Runner};
+use super::{jail, BuildError, Runner};
 use crate::catalog::tr;
+use crate::limits::Limits;
 use crate::spawn::{self, Exit};
 use note::{made_from, note_path, up_to_date};
 use recipe::{recipe, Recipe};
@@ -51,6 +52,7 @@ fn compile(
     recipe: &Recipe,
     dir: &Path,
     target: &Path,
+    limits: &Limits,
 ) -> Result<Result<(), String>, BuildError> {
     let out = target.join(OUT);
     if up_to_date(unit, recipe, dir, &out) {
@@ -63,7 +65,7 @@ fn compile(
     let mut cmd = Command::new(&recipe.rustc);
     cmd.current_dir(dir)
         .args(unit.args(recipe, &out, super::is_kit(dir))?);
-    let mut jail = jail(dir, target)?;
+    let mut jail = jail(dir, target, limits.confinement)?;
     if unit == Unit::Student {
         // What cargo tells a crate about itself, for `env!`.
         for (name, value) in [
@@ -75,7 +77,7 @@ fn compile(
         }
     }
     let started = std::time::Instant::now();
-    let (exit, captured) = spawn::run_tool(&mut cmd, build_timeout(), Some(jail))?;
+    let (exit, captured) = spawn::run_tool(&mut cmd, limits.build, Some(jail))?;
     crate::timing::phase(&format!("rustc {unit:?}"), started);
     let said = blame::read(&spawn::excerpt(&captured.stderr, STDERR_CAP), unit);
     match exit {
@@ -87,7 +89,7 @@ fn compile(
         }
         Exit::CaseTimeLimit | Exit::OverallTimeLimit => Ok(Err(tr(
             "build.too_slow",
-            &[("secs", &build_timeout().as_secs_f64())],
+            &[("secs", &limits.build.as_secs_f64())],
         ))),
         Exit::Failure(_) | Exit::Signalled(_) => {
             if said.learners {
@@ -109,14 +111,16 @@ fn compile(
 /// Builds `runners` from the kit or slot at `dir` into `target`: for
 /// each, its binary, or the compiler's first errors when the learner's code
 /// does not compile. The two runners build side by side; the core one is
-/// the learner's crate, then its `main`. The `Err` is the kit's fault.
+/// the learner's crate, then its `main`; each within `limits.build`. The
+/// `Err` is the kit's fault.
 pub fn build(
     dir: &Path,
     target: &Path,
     runners: &[Runner],
+    limits: &Limits,
 ) -> Result<Vec<Result<PathBuf, String>>, BuildError> {
     let started = std::time::Instant::now();
-    let recipe = recipe(dir, target);
+    let recipe = recipe(dir, target, limits.confinement);
     crate::timing::phase("recipe", started);
     let recipe = match recipe {
         Ok(recipe) => recipe,
@@ -135,7 +139,7 @@ pub fn build(
             Runner::Advanced => &[Unit::Advanced],
         };
         for &unit in units {
-            if let Err(errors) = compile(unit, &recipe, dir, target)? {
+            if let Err(errors) = compile(unit, &recipe, dir, target, limits)? {
                 return Ok(Err(errors));
             }
         }

@@ -4,6 +4,7 @@
 
 use super::files::{contents, own_file, seen};
 use crate::build::{jail, BuildError};
+use crate::limits::Confinement;
 use crate::spawn::{self, Exit};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -139,7 +140,11 @@ impl Recipe {
 /// the one kept there if it still holds, else a new one, after cargo built
 /// the kit's crates (under the long limit, so that the build timeout
 /// measures the learner's code and not a cold start).
-pub(super) fn recipe(dir: &Path, target: &Path) -> Result<Recipe, BuildError> {
+pub(super) fn recipe(
+    dir: &Path,
+    target: &Path,
+    confinement: Confinement,
+) -> Result<Recipe, BuildError> {
     let stamp = stamp(dir)?;
     let file = target.join(RECIPE);
     let kept = own_file(&file).and_then(|text| serde_json::from_str::<Recipe>(&text).ok());
@@ -162,7 +167,8 @@ pub(super) fn recipe(dir: &Path, target: &Path) -> Result<Recipe, BuildError> {
     for package in &packages {
         args.extend(["-p", package]);
     }
-    let (exit, stdout, stderr) = crate::build::cargo(dir, target, &args, crate::build::WARM_LIMIT)?;
+    let (exit, stdout, stderr) =
+        crate::build::cargo(dir, target, &args, crate::build::WARM_LIMIT, confinement)?;
     if exit != Exit::Success {
         return Err(crate::build::failed_build(&exit, &stderr));
     }
@@ -185,7 +191,7 @@ pub(super) fn recipe(dir: &Path, target: &Path) -> Result<Recipe, BuildError> {
     if let Some(missing) = LINKED.iter().find(|name| !libs.contains_key(**name)) {
         return Err(BuildError::Kit(format!("cargo named no {missing} library")));
     }
-    let rustc = rustc(dir, target)?;
+    let rustc = rustc(dir, target, confinement)?;
     let recipe = Recipe {
         stamp,
         rustc_seen: seen(&rustc),
@@ -266,14 +272,17 @@ fn hashed(rlib: &Path) -> PathBuf {
 /// The rustc cargo runs in `dir`: `RUSTC` when set, else the one in the
 /// sysroot that `rustc` on PATH (rustup's proxy, which picks the toolchain
 /// as it does for cargo) names; asked once, when the recipe is made.
-fn rustc(dir: &Path, target: &Path) -> Result<PathBuf, BuildError> {
+fn rustc(dir: &Path, target: &Path, confinement: Confinement) -> Result<PathBuf, BuildError> {
     if let Some(rustc) = std::env::var_os("RUSTC") {
         return Ok(PathBuf::from(rustc));
     }
     let mut cmd = Command::new("rustc");
     cmd.current_dir(dir).args(["--print", "sysroot"]);
-    let (exit, captured) =
-        spawn::run_tool(&mut cmd, Duration::from_secs(60), Some(jail(dir, target)?))?;
+    let (exit, captured) = spawn::run_tool(
+        &mut cmd,
+        Duration::from_secs(60),
+        Some(jail(dir, target, confinement)?),
+    )?;
     let sysroot = spawn::excerpt(&captured.stdout, 4096);
     let real = Path::new(sysroot.trim()).join("bin/rustc");
     if exit == Exit::Success && real.is_file() {
