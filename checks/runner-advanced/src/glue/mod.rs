@@ -2,6 +2,7 @@
 //! learner's items. Each step's module deserialises its script (shapes in
 //! `lab_wire::scripts`), runs it and returns what it observed.
 
+mod read;
 mod s09;
 mod s10;
 mod s11;

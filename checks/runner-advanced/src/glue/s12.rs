@@ -7,10 +7,11 @@
 
 mod guarded;
 
+use super::read::ending;
 use crate::advanced::sleep_at_least;
-use lab_api::advanced::{Cancel, Clock, ScriptedWake, ScriptedWorld, SleepFault, Sleeper};
+use lab_api::advanced::{Cancel, Clock, ScriptedWake, ScriptedWorld, Sleeper};
 use lab_harness::Runaway;
-use lab_wire::scripts::s12::{Ending, Observed, Script, SleepScript, SleepSeen, Slept, Wake};
+use lab_wire::scripts::s12::{Observed, Script, SleepScript, SleepSeen, Slept, Wake};
 use lab_wire::F64;
 use std::cell::{Cell, RefCell};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -90,20 +91,6 @@ fn wake(w: Wake) -> ScriptedWake {
         Wake::Late { over } => ScriptedWake::Late { over: over.0 },
         Wake::Back { by } => ScriptedWake::Back { by: by.0 },
         Wake::Reads { t } => ScriptedWake::Reads { t: t.0 },
-    }
-}
-
-pub(super) fn ending(r: Result<(), SleepFault>) -> Ending {
-    match r {
-        Ok(()) => Ending::Ok,
-        Err(SleepFault::InvalidArgument) => Ending::InvalidArgument,
-        Err(SleepFault::UnrepresentableWait) => Ending::UnrepresentableWait,
-        Err(SleepFault::NonFiniteReading) => Ending::NonFiniteReading,
-        Err(SleepFault::ClockWentBackwards) => Ending::ClockWentBackwards,
-        Err(SleepFault::Cancelled) => Ending::Cancelled,
-        Err(SleepFault::DeadlineReached) => Ending::DeadlineReached,
-        Err(SleepFault::NoProgress) => Ending::NoProgress,
-        Err(SleepFault::TooManyWakeUps) => Ending::TooManyWakeUps,
     }
 }
 

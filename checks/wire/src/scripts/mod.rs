@@ -27,3 +27,4 @@ pub mod s10;
 pub mod s11;
 pub mod s12;
 pub mod s13;
+mod shared;
