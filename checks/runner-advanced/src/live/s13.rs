@@ -5,11 +5,11 @@
 //! judge's supplier servers) and answers through the learner's `to_http`.
 //! It serves COUNT inbound connections, then ends.
 
+use super::world::{Live, LiveEvent, LiveNote, LiveSupplier, OutboundSlots};
 use super::{at, line};
 use crate::advanced::{fan_out, to_http, Gate};
 use lab_api::advanced::{
-    Env, FanOutError, LiveEvent, LiveNote, LiveSupplier, OutboundSlots, QuoteRequest, Reply,
-    SupplierOutcome, SupplierReport, BUDGET, OUTBOUND_LIMIT,
+    Env, FanOutError, QuoteRequest, Reply, SupplierOutcome, SupplierReport, BUDGET, OUTBOUND_LIMIT,
 };
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
@@ -173,12 +173,12 @@ impl Front<'_> {
             self.gate.in_use()
         ));
         let names: Vec<&str> = self.suppliers.iter().map(|s| s.name.as_str()).collect();
-        let env = Env::live(
+        let env = Env::with_world(Box::new(Live::new(
             self.origin,
             Arc::clone(&self.slots),
             self.suppliers.to_vec(),
             note(tag.clone(), self.origin),
-        );
+        )));
         let deadline = env.now() + BUDGET;
         let answered = catch_unwind(AssertUnwindSafe(|| {
             let result = fan_out(&request, &names, deadline, &env, self.gate);

@@ -1,10 +1,9 @@
-//! Step 13's live world, for `lab.sh try 13` only: the same [`Env`] methods
-//! over real time, real threads and real HTTP. Never used by the checks,
-//! whose world is the scripted one (see `s13.rs`).
-//!
-//! [`Env`]: super::Env
+//! Step 13's live world, for `lab.sh try 13` only: what an `Env` asks of
+//! its world (`lab_api::advanced::EnvWorld`) over real time, real threads
+//! and real HTTP. Never used by the checks, whose world is the scripted one
+//! in `lab-api`.
 
-use super::s13::{CallError, Offer, QuoteRequest, Reply, TaskCancelled};
+use lab_api::advanced::{CallError, EnvWorld, Offer, QuoteRequest, Reply, TaskCancelled};
 use std::cell::Cell;
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
@@ -13,7 +12,6 @@ use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 /// One supplier of the live world and where it listens.
-#[doc(hidden)]
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LiveSupplier {
     pub name: String,
@@ -22,7 +20,6 @@ pub struct LiveSupplier {
 
 /// Outbound slots shared by every live `Env` of one service: calls in
 /// flight, across all its fan-outs.
-#[doc(hidden)]
 #[derive(Debug)]
 pub struct OutboundSlots {
     free: Mutex<u32>,
@@ -69,7 +66,6 @@ impl OutboundSlots {
 
 /// Something a task of the live world did (times in seconds on the live
 /// clock, `Env::now`).
-#[doc(hidden)]
 #[derive(Debug, Clone, PartialEq)]
 pub enum LiveEvent {
     /// An `acquire` that had to wait.
@@ -97,7 +93,6 @@ pub enum LiveEvent {
 }
 
 /// Writes down each [`LiveEvent`] as it happens.
-#[doc(hidden)]
 pub type LiveNote = Arc<dyn Fn(LiveEvent) + Send + Sync>;
 
 thread_local! {
@@ -107,8 +102,8 @@ thread_local! {
 
 static NEXT_LIVE: AtomicU64 = AtomicU64::new(1);
 
-/// The live side of an `Env`.
-pub(super) struct Live {
+/// The live world behind an `Env` (see `Env::with_world`).
+pub struct Live {
     id: u64,
     origin: Instant,
     slots: Arc<OutboundSlots>,
@@ -119,7 +114,7 @@ pub(super) struct Live {
 }
 
 impl Live {
-    pub(super) fn new(
+    pub fn new(
         origin: Instant,
         slots: Arc<OutboundSlots>,
         suppliers: Vec<LiveSupplier>,
@@ -138,10 +133,6 @@ impl Live {
         }
     }
 
-    pub(super) fn now(&self) -> f64 {
-        self.origin.elapsed().as_secs_f64()
-    }
-
     /// The name of the supplier the calling task works for.
     fn own(&self) -> String {
         LIVE_TASK
@@ -156,15 +147,18 @@ impl Live {
             std::panic::panic_any(TaskCancelled);
         }
     }
+}
+
+impl EnvWorld for Live {
+    fn now(&self) -> f64 {
+        self.origin.elapsed().as_secs_f64()
+    }
 
     /// Every task on its own thread, all at once; like a task group, the
     /// first panic cancels the others (their next use of the world unwinds)
     /// and is passed on once all have ended.
-    pub(super) fn run_all<'s, T: Send + 's>(
-        &'s self,
-        tasks: Vec<Box<dyn FnOnce() -> T + Send + 's>>,
-    ) -> Vec<T> {
-        let outcomes: Vec<std::thread::Result<T>> = std::thread::scope(|scope| {
+    fn run_all<'t>(&self, tasks: Vec<Box<dyn FnOnce() + Send + 't>>) {
+        let outcomes: Vec<std::thread::Result<()>> = std::thread::scope(|scope| {
             let handles: Vec<_> = tasks
                 .into_iter()
                 .enumerate()
@@ -184,34 +178,26 @@ impl Live {
                 .map(|h| h.join().unwrap_or_else(Err))
                 .collect()
         });
-        let mut results = Vec::new();
-        let mut first: Option<Box<dyn std::any::Any + Send>> = None;
-        for outcome in outcomes {
-            match outcome {
-                Ok(value) => results.push(value),
-                Err(payload) if payload.is::<TaskCancelled>() => {}
-                Err(payload) => {
-                    first.get_or_insert(payload);
-                }
-            }
-        }
+        let first = outcomes
+            .into_iter()
+            .filter_map(Result::err)
+            .find(|payload| !payload.is::<TaskCancelled>());
         if let Some(payload) = first {
             std::panic::resume_unwind(payload);
         }
-        results
     }
 
     /// Takes a slot (waits for one until `deadline`).
-    pub(super) fn acquire(&self, deadline: f64) -> bool {
+    fn acquire(&self, deadline: f64) -> Option<u64> {
         self.unwind_if_cancelled();
         let from = self.now();
         if from >= deadline || deadline.is_nan() {
-            return false;
+            return None;
         }
         let limit = (deadline.is_finite() && deadline - from < 3600.0)
             .then(|| Instant::now() + Duration::from_secs_f64(deadline - from));
         if self.slots.take(Some(Instant::now())) {
-            return true;
+            return Some(0);
         }
         let got = self.slots.take(limit);
         (self.note)(LiveEvent::SlotWait {
@@ -224,14 +210,15 @@ impl Live {
             self.slots.give_back();
             self.unwind_if_cancelled();
         }
-        got
+        got.then_some(0)
     }
 
-    pub(super) fn release(&self) {
+    /// Live slots are all alike: any one is given back.
+    fn release(&self, _slot: u64) {
         self.slots.give_back();
     }
 
-    pub(super) fn sleep(&self, seconds: f64) {
+    fn sleep(&self, seconds: f64) {
         self.unwind_if_cancelled();
         if !(seconds.is_finite() && seconds > 0.0) {
             return;
@@ -245,7 +232,7 @@ impl Live {
         self.unwind_if_cancelled();
     }
 
-    pub(super) fn fraction(&self) -> f64 {
+    fn fraction(&self, _supplier: &str) -> f64 {
         self.unwind_if_cancelled();
         let mut seed = self.seed.lock().unwrap_or_else(|e| e.into_inner());
         // xorshift64*: any fraction in [0, 1) will do for a demonstration.
@@ -255,7 +242,7 @@ impl Live {
         (seed.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 11) as f64 / (1u64 << 53) as f64
     }
 
-    pub(super) fn call(
+    fn call(
         &self,
         supplier: &str,
         request: &QuoteRequest,
@@ -469,7 +456,7 @@ mod tests {
 
     #[test]
     fn a_live_env_runs_tasks_at_once_and_shares_its_slots() {
-        use super::super::Env;
+        use lab_api::advanced::Env;
         use std::sync::mpsc::channel;
         let suppliers = ["a", "b"]
             .iter()
@@ -483,12 +470,12 @@ mod tests {
             let seen = Arc::clone(&seen);
             Arc::new(move |e| seen.lock().unwrap().push(e))
         };
-        let env = Env::live(
+        let env = Env::with_world(Box::new(Live::new(
             Instant::now(),
             Arc::new(OutboundSlots::new(1)),
             suppliers,
             note,
-        );
+        )));
         let (held, wait_held) = channel::<()>();
         let (tried, wait_tried) = channel::<()>();
         let (env, far) = (&env, env.now() + 60.0);
