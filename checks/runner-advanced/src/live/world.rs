@@ -4,9 +4,9 @@
 //! in `lab-api`.
 
 use lab_api::advanced::{CallError, EnvWorld, Offer, QuoteRequest, Reply, TaskCancelled};
+use lab_wire::http::{self, Answer, Failure};
 use std::cell::Cell;
-use std::io::{Read, Write};
-use std::net::{SocketAddr, TcpStream};
+use std::net::SocketAddr;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
@@ -277,88 +277,29 @@ impl EnvWorld for Live {
     }
 }
 
-/// `%XX` for every byte but letters, digits and `-._~`.
-fn encode(text: &str) -> String {
-    text.bytes()
-        .map(|b| {
-            if b.is_ascii_alphanumeric() || b"-._~".contains(&b) {
-                (b as char).to_string()
-            } else {
-                format!("%{b:02X}")
-            }
-        })
-        .collect()
-}
-
-fn timed_out(e: &std::io::Error) -> bool {
-    matches!(
-        e.kind(),
-        std::io::ErrorKind::TimedOut | std::io::ErrorKind::WouldBlock
-    )
-}
-
 /// One `GET /quote?...` over a fresh connection, all of it within `limit`.
 fn get(addr: SocketAddr, request: &QuoteRequest, limit: Duration) -> Result<Reply, CallError> {
-    let deadline = Instant::now() + limit;
-    let left = || deadline.saturating_duration_since(Instant::now());
-    let mut stream = TcpStream::connect_timeout(&addr, limit).map_err(|e| {
-        if timed_out(&e) {
-            CallError::TimedOut
-        } else {
-            CallError::Connect
-        }
-    })?;
-    let line = format!(
-        "GET /quote?id={}&item={}&quantity={} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n",
-        encode(&request.id),
-        encode(&request.item),
+    let target = format!(
+        "/quote?id={}&item={}&quantity={}",
+        http::encode(&request.id),
+        http::encode(&request.item),
         request.quantity
     );
-    if left().is_zero() {
-        return Err(CallError::TimedOut);
+    let sent = http::request("GET", &target, addr);
+    let raw = http::exchange(addr, &sent, limit.as_secs_f64(), &|| false).map_err(|f| match f {
+        f if f.timed_out() => CallError::TimedOut,
+        Failure::Connect(_) => CallError::Connect,
+        Failure::Write(_) => CallError::Write,
+        Failure::Read(_) => CallError::Read,
+        Failure::NoTime | Failure::TooLong => CallError::RemoteProtocol,
+    })?;
+    let answer = Answer::parse(&raw).ok_or(CallError::RemoteProtocol)?;
+    if answer.status != 200 {
+        return Ok(Reply::Status(answer.status));
     }
-    stream
-        .set_write_timeout(Some(left()))
-        .and_then(|()| stream.write_all(line.as_bytes()))
-        .map_err(|e| {
-            if timed_out(&e) {
-                CallError::TimedOut
-            } else {
-                CallError::Write
-            }
-        })?;
-    let mut raw = Vec::new();
-    let mut buf = [0u8; 4096];
-    loop {
-        let rest = left();
-        if rest.is_zero() {
-            return Err(CallError::TimedOut);
-        }
-        let _ = stream.set_read_timeout(Some(rest));
-        match stream.read(&mut buf) {
-            Ok(0) => break,
-            Ok(n) if raw.len() + n > 64 * 1024 => return Err(CallError::RemoteProtocol),
-            Ok(n) => raw.extend_from_slice(&buf[..n]),
-            Err(e) if timed_out(&e) => return Err(CallError::TimedOut),
-            Err(_) => return Err(CallError::Read),
-        }
-    }
-    let text = String::from_utf8_lossy(&raw);
-    let (head, body) = text
-        .split_once("\r\n\r\n")
-        .ok_or(CallError::RemoteProtocol)?;
-    let status: u16 = head
-        .lines()
-        .next()
-        .filter(|l| l.starts_with("HTTP/1."))
-        .and_then(|l| l.split_whitespace().nth(1))
-        .and_then(|s| s.parse().ok())
-        .filter(|s| (100..=999).contains(s))
-        .ok_or(CallError::RemoteProtocol)?;
-    if status != 200 {
-        return Ok(Reply::Status(status));
-    }
-    offer(body).map(Reply::Offer).ok_or(CallError::Decode)
+    offer(&answer.body)
+        .map(Reply::Offer)
+        .ok_or(CallError::Decode)
 }
 
 /// `{"unit_cents":…,"quantity":…,"shipping_cents":…,"in_stock":…}`.
@@ -375,6 +316,7 @@ fn offer(body: &str) -> Option<Offer> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::io::{Read, Write};
 
     #[test]
     fn a_body_decodes_into_an_offer_or_not_at_all() {
@@ -390,7 +332,6 @@ mod tests {
         );
         assert_eq!(offer(r#"{"unit_cents":"250"}"#), None);
         assert_eq!(offer("not json"), None);
-        assert_eq!(encode("r 1/é"), "r%201%2F%C3%A9");
     }
 
     /// A server on 127.0.0.1 that answers each connection with the next
