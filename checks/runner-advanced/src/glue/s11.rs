@@ -14,8 +14,7 @@ use lab_api::advanced::{Admission, RetryAfterError, ScriptedWake};
 use lab_wire::scripts::s11::{AdmitCall, Decision, Observed, Parsed, Scenario, Script};
 use lab_wire::F64;
 
-pub fn play(input: serde_json::Value) -> Result<serde_json::Value, String> {
-    let script = lab_wire::scripts::s11::read(input)?;
+pub fn play(script: lab_wire::scripts::s11::Script) -> Result<serde_json::Value, String> {
     let observed = match script {
         Script::Admit(call) => Observed::Admit {
             decision: play_admit(&call),

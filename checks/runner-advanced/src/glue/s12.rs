@@ -94,8 +94,7 @@ fn wake(w: Wake) -> ScriptedWake {
     }
 }
 
-pub fn play(input: serde_json::Value) -> Result<serde_json::Value, String> {
-    let script = lab_wire::scripts::s12::read(input)?;
+pub fn play(script: lab_wire::scripts::s12::Script) -> Result<serde_json::Value, String> {
     let observed = match script {
         Script::SleepAtLeast(s) => Observed::SleepAtLeast(play_sleep(&s)),
         Script::GuardedRead(g) => Observed::GuardedRead(guarded::play(g)),
