@@ -28,7 +28,7 @@ unseen_by_rustfmt! {
 
 #[cfg(any(lab_advanced, lab_reference))]
 mod glue;
-#[cfg(any(lab_advanced, lab_reference))]
+#[cfg(any(lab_advanced, lab_reference, test))]
 mod live;
 
 fn main() -> std::process::ExitCode {

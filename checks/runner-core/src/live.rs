@@ -4,8 +4,8 @@
 //! map onto the world; nothing here is judged.
 
 use lab_api::{ExecuteError, Options, Response};
-use std::io::{Read, Write};
-use std::net::{SocketAddr, TcpStream};
+use lab_wire::http::{self, Answer, Failure};
+use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
 /// What `send` returns when the budget runs out on the wire: the budget is
@@ -18,53 +18,34 @@ fn client_timeout(what: &str) -> Response {
     }
 }
 
-fn parse(raw: &[u8]) -> Response {
-    let text = String::from_utf8_lossy(raw);
-    let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
-    let mut lines = head.lines();
-    let status = lines
-        .next()
-        .and_then(|l| l.split_whitespace().nth(1))
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(502);
-    let retry_after = lines
-        .filter_map(|l| l.split_once(':'))
-        .find(|(name, _)| name.trim().eq_ignore_ascii_case("retry-after"))
-        .map(|(_, value)| value.trim().to_string());
-    Response {
-        status,
-        retry_after,
-        body: body.to_string(),
-    }
-}
-
 /// One GET over a fresh connection, within `timeout` seconds.
 fn get(addr: SocketAddr, timeout: f64) -> Response {
-    if !(timeout.is_finite() && timeout > 0.0) {
-        return client_timeout("no time left to send");
-    }
-    let limit = Duration::from_secs_f64(timeout.min(3600.0));
-    let deadline = Instant::now() + limit;
-    let mut stream = match TcpStream::connect_timeout(&addr, limit) {
-        Ok(s) => s,
-        Err(e) => return client_timeout(&format!("connect failed: {e}")),
+    let raw = match http::exchange(addr, &http::request("GET", "/", addr), timeout, &|| false) {
+        Ok(raw) => raw,
+        Err(f) => {
+            return client_timeout(&match f {
+                Failure::NoTime => "no time left to send".into(),
+                Failure::Connect(e) => format!("connect failed: {e}"),
+                Failure::Write(e) => format!("write failed: {e}"),
+                Failure::Read(_) => "the response did not arrive within the time left".into(),
+                Failure::TooLong => "the response is too long".into(),
+            })
+        }
     };
-    let request = format!("GET / HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n");
-    if let Err(e) = stream.write_all(request.as_bytes()) {
-        return client_timeout(&format!("write failed: {e}"));
-    }
-    let mut raw = Vec::new();
-    let mut buf = [0u8; 4096];
-    loop {
-        let left = deadline.saturating_duration_since(Instant::now());
-        if left.is_zero() || stream.set_read_timeout(Some(left)).is_err() {
-            return client_timeout("the response did not arrive within the time left");
+    match Answer::parse(&raw) {
+        Some(answer) => {
+            let retry_after = answer.fields("retry-after").next().map(str::to_string);
+            Response {
+                status: answer.status,
+                retry_after,
+                body: answer.body,
+            }
         }
-        match stream.read(&mut buf) {
-            Ok(0) => return parse(&raw),
-            Ok(n) => raw.extend_from_slice(&buf[..n]),
-            Err(_) => return client_timeout("the response did not arrive within the time left"),
-        }
+        None => Response {
+            status: 502,
+            retry_after: None,
+            body: "client: not an HTTP answer".into(),
+        },
     }
 }
 

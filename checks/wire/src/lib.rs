@@ -8,6 +8,7 @@
 //! flushes it, so a runner that dies or hangs points at its case. The runner
 //! reports what it observed; it never judges.
 
+pub mod http;
 pub mod scripts;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};

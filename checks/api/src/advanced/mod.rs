@@ -11,7 +11,7 @@ mod s10;
 mod s11;
 mod s12;
 mod s13;
-mod s13_live;
+mod s13_scripted;
 // Steps 11 and 12: the scripted world.
 mod scripted;
 
@@ -20,7 +20,6 @@ pub use s10::*;
 pub use s11::*;
 pub use s12::*;
 pub use s13::*;
-pub use s13_live::{LiveEvent, LiveNote, LiveSupplier, OutboundSlots};
 pub use scripted::{ScriptedReply, ScriptedWake, ScriptedWorld};
 
 #[cfg(test)]
@@ -32,7 +31,7 @@ mod tests {
         include_str!("s11.rs"),
         include_str!("s12.rs"),
         include_str!("s13.rs"),
-        include_str!("s13_live.rs"),
+        include_str!("s13_scripted.rs"),
         include_str!("scripted.rs"),
     ];
 

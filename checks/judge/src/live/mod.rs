@@ -15,7 +15,7 @@ use crate::build::{self, BuildError};
 use crate::catalog::{t, tr};
 use crate::spawn::{self, Captured, Exit, Watch};
 use crate::status;
-use std::io::{Read, Write};
+use lab_wire::http::{request_line, respond};
 use std::net::{TcpListener, TcpStream};
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
@@ -49,48 +49,6 @@ pub fn run(root: &Path, args: &TryArgs) -> u8 {
 const SCRIPT: [(u16, Option<&str>, u64); 3] =
     [(503, Some("1"), 150), (429, None, 100), (200, None, 50)];
 
-fn reason(status: u16) -> &'static str {
-    match status {
-        200 => "OK",
-        422 => "Unprocessable Content",
-        429 => "Too Many Requests",
-        503 => "Service Unavailable",
-        _ => "Status",
-    }
-}
-
-/// Reads a request's head (up to the blank line); returns its first line.
-fn request_line(stream: &mut TcpStream) -> String {
-    let _ = stream.set_read_timeout(Some(Duration::from_secs(5)));
-    let mut request = Vec::new();
-    let mut buf = [0u8; 1024];
-    while !request.windows(4).any(|w| w == b"\r\n\r\n") && request.len() < 64 * 1024 {
-        match stream.read(&mut buf) {
-            Ok(0) | Err(_) => break,
-            Ok(n) => request.extend_from_slice(&buf[..n]),
-        }
-    }
-    String::from_utf8_lossy(&request)
-        .lines()
-        .next()
-        .unwrap_or("")
-        .to_string()
-}
-
-/// Writes one whole answer and closes the connection.
-fn respond(mut stream: TcpStream, status: u16, headers: &[(&str, &str)], body: &str) {
-    let fields: String = headers
-        .iter()
-        .map(|(name, value)| format!("{name}: {value}\r\n"))
-        .collect();
-    let response = format!(
-        "HTTP/1.1 {status} {}\r\nContent-Length: {}\r\nConnection: close\r\n{fields}\r\n{body}",
-        reason(status),
-        body.len()
-    );
-    let _ = stream.write_all(response.as_bytes());
-}
-
 fn answer(mut stream: TcpStream, k: usize, started: Instant, log: &Mutex<Vec<String>>) {
     let line = request_line(&mut stream);
     let (status, retry_after, delay) = SCRIPT.get(k).copied().unwrap_or((200, None, 50));
@@ -112,7 +70,7 @@ fn answer(mut stream: TcpStream, k: usize, started: Instant, log: &Mutex<Vec<Str
         .map(|v| ("Retry-After", v))
         .into_iter()
         .collect();
-    respond(stream, status, &headers, body);
+    respond(&mut stream, status, &headers, body);
     if let Ok(mut l) = log.lock() {
         let ra = retry_after.map_or(String::new(), |v| format!(", Retry-After: {v}"));
         l.push(format!(

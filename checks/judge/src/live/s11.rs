@@ -5,9 +5,10 @@
 //! read, a 503 whose Retry-After is malformed.
 
 use super::TryArgs;
-use super::{advanced_runner, ending, kit_error, listen, request_line, respond, Log};
+use super::{advanced_runner, ending, kit_error, listen, Log};
 use crate::catalog::{t, tr};
 use crate::spawn;
+use lab_wire::http::{request_line, respond};
 use std::net::TcpStream;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -72,7 +73,7 @@ fn answer(mut stream: TcpStream, k: usize, origin: Instant, log: &Log) {
         .map(|v| ("Retry-After", v))
         .into_iter()
         .collect();
-    respond(stream, status, &headers, body);
+    respond(&mut stream, status, &headers, body);
     let ra = retry_after.map_or(String::new(), |v| format!(", Retry-After: {v}"));
     log.push(origin, format!("answered {status}{ra} after {delay} ms"));
 }

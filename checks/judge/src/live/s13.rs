@@ -7,11 +7,12 @@
 //! and turns some away), then one more after they finish.
 
 use super::TryArgs;
-use super::{advanced_runner, ending, kit_error, listen, request_line, respond, Log};
+use super::{advanced_runner, ending, kit_error, listen, Log};
 use crate::catalog::{t, tr};
 use crate::spawn;
+use lab_wire::http::{self, Answer, Failure};
 use std::collections::HashMap;
-use std::io::{Read, Write};
+use std::io::Read;
 use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -40,12 +41,7 @@ const AT_ONCE: usize = 4;
 
 /// The value of `key` in the query of a request line.
 fn query(line: &str, key: &str) -> Option<String> {
-    let target = line.split(' ').nth(1)?;
-    let (_, q) = target.split_once('?')?;
-    q.split('&')
-        .filter_map(|kv| kv.split_once('='))
-        .find(|(k, _)| *k == key)
-        .map(|(_, v)| v.to_string())
+    http::query(http::target(line), key).map(str::to_string)
 }
 
 fn offer(unit: i64, quantity: u32, shipping: i64) -> String {
@@ -67,7 +63,7 @@ struct Supplier<'a> {
 impl Supplier<'_> {
     fn serve(&self, mut stream: TcpStream) {
         let _ = stream.set_nonblocking(false);
-        let line = request_line(&mut stream);
+        let line = http::request_line(&mut stream);
         let id = query(&line, "id").unwrap_or_default();
         let quantity: u32 = query(&line, "quantity")
             .and_then(|q| q.parse().ok())
@@ -116,8 +112,8 @@ impl Supplier<'_> {
             }
         };
         std::thread::sleep(Duration::from_millis(delay));
-        respond(
-            stream,
+        http::respond(
+            &mut stream,
             status,
             &[("Content-Type", "application/json")],
             &body,
@@ -138,47 +134,29 @@ impl Supplier<'_> {
 fn inbound(front: SocketAddr, id: &str, origin: Instant, log: &Log, stop: &AtomicBool) {
     let target = format!("/quotes?id={id}&item=widget&quantity=3");
     log.push(origin, format!("client: GET {target}"));
-    let mut stream = match TcpStream::connect_timeout(&front, Duration::from_secs(5)) {
-        Ok(s) => s,
-        Err(e) => return log.push(origin, format!("client: {id}: cannot connect: {e}")),
-    };
-    let request = format!("GET {target} HTTP/1.1\r\nHost: {front}\r\nConnection: close\r\n\r\n");
-    if let Err(e) = stream.write_all(request.as_bytes()) {
-        return log.push(origin, format!("client: {id}: cannot send: {e}"));
-    }
-    let _ = stream.set_read_timeout(Some(Duration::from_millis(50)));
-    let mut raw = Vec::new();
-    let mut buf = [0u8; 4096];
-    let given_up = Instant::now() + Duration::from_secs(20);
-    loop {
-        match stream.read(&mut buf) {
-            Ok(0) => break,
-            Ok(n) => raw.extend_from_slice(&buf[..n]),
-            Err(e)
-                if matches!(
-                    e.kind(),
-                    std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
-                ) =>
-            {
-                if stop.load(Ordering::SeqCst) || Instant::now() > given_up {
-                    return log.push(origin, format!("client: {id}: no answer"));
-                }
-            }
-            Err(e) => return log.push(origin, format!("client: {id}: {e}")),
+    let request = http::request("GET", &target, front);
+    let raw = match http::exchange(front, &request, 20.0, &|| stop.load(Ordering::SeqCst)) {
+        Ok(raw) => raw,
+        Err(Failure::Connect(e)) => {
+            return log.push(origin, format!("client: {id}: cannot connect: {e}"))
         }
-    }
-    let text = String::from_utf8_lossy(&raw);
-    let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
-    let mut lines = head.split("\r\n");
-    let status = lines
-        .next()
-        .and_then(|l| l.split(' ').nth(1))
-        .unwrap_or("?");
-    let retry_after: String = lines
-        .filter_map(|l| l.split_once(':'))
-        .filter(|(name, _)| name.eq_ignore_ascii_case("retry-after"))
-        .map(|(_, v)| format!(", Retry-After: {}", v.trim()))
+        Err(Failure::Write(e)) => {
+            return log.push(origin, format!("client: {id}: cannot send: {e}"))
+        }
+        Err(f) if f.timed_out() => return log.push(origin, format!("client: {id}: no answer")),
+        Err(Failure::Read(e)) => return log.push(origin, format!("client: {id}: {e}")),
+        Err(_) => return log.push(origin, format!("client: {id}: the answer is too long")),
+    };
+    let answer = Answer::parse(&raw);
+    let status = answer
+        .as_ref()
+        .map_or_else(|| "?".to_string(), |a| a.status.to_string());
+    let retry_after: String = answer
+        .iter()
+        .flat_map(|a| a.fields("retry-after"))
+        .map(|v| format!(", Retry-After: {v}"))
         .collect();
+    let body = answer.as_ref().map_or("", |a| a.body.as_str());
     let mut shown = format!("client: {id} <- {status}{retry_after}");
     for l in body.lines() {
         shown += &format!("\n            {l}");

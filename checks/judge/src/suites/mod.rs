@@ -301,14 +301,6 @@ pub fn file_of(step: &str) -> &'static str {
     entry(step).track.file()
 }
 
-/// The protocol call of one advanced script.
-pub fn advanced_call(step: &str, input: serde_json::Value) -> Call {
-    Call::Advanced {
-        step: step.to_string(),
-        input,
-    }
-}
-
 /// What the judge expects of one call.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Expect {
@@ -433,17 +425,18 @@ impl Builder {
         }
     }
 
-    /// Adds a check of an advanced step: its script (serialised for the
-    /// runner) and what the script must observe (kept in its type).
+    /// Adds a check of an advanced step: its script (typed, so it can only
+    /// be one of this step's; serialised for the runner) and what the
+    /// script must observe (kept in its type).
     pub fn add_script(
         &mut self,
         key: &str,
-        script: &impl serde::Serialize,
+        script: &(impl Clone + Into<lab_wire::scripts::Script>),
         expected: impl Observable,
     ) {
-        let input = serde_json::to_value(script).expect("scripts serialise");
-        let call = advanced_call(self.step, input);
-        self.add(key, call, Expect::Script(Arc::new(expected)));
+        let script: lab_wire::scripts::Script = script.clone().into();
+        assert_eq!(script.step(), self.step, "a script of another step");
+        self.add(key, script.call(), Expect::Script(Arc::new(expected)));
     }
 
     fn finish(self, function: &'static str) -> Suite {

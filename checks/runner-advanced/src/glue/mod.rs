@@ -2,6 +2,7 @@
 //! learner's items. Each step's module deserialises its script (shapes in
 //! `lab_wire::scripts`), runs it and returns what it observed.
 
+mod read;
 mod s09;
 mod s10;
 mod s11;
@@ -9,6 +10,7 @@ mod s12;
 mod s13;
 
 use lab_harness::KitError;
+use lab_wire::scripts::Script;
 use lab_wire::{Call, Observed, Value};
 
 /// Compile-time promises the contract makes about the learner's types.
@@ -24,14 +26,13 @@ pub fn dispatch(call: Call) -> Observed {
             "a core call was sent to the advanced runner".into(),
         ));
     };
-    let played = match step.as_str() {
-        "09" => s09::play(input),
-        "10" => s10::play(input),
-        "11" => s11::play(input),
-        "12" => s12::play(input),
-        "13" => s13::play(input),
-        other => Err(format!("no advanced step {other}")),
-    };
+    let played = Script::read(&step, input).and_then(|script| match script {
+        Script::S09(s) => s09::play(s),
+        Script::S10(s) => s10::play(s),
+        Script::S11(s) => s11::play(s),
+        Script::S12(s) => s12::play(s),
+        Script::S13(s) => s13::play(s),
+    });
     match played {
         Ok(value) => Observed::Returned {
             value: Value::Json { value },

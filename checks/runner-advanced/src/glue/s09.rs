@@ -6,8 +6,7 @@ use lab_wire::scripts::s09::{Answer, Observed, Op};
 use lab_wire::F64;
 use std::sync::Arc;
 
-pub fn play(input: serde_json::Value) -> Result<serde_json::Value, String> {
-    let script = lab_wire::scripts::s09::read(input)?;
+pub fn play(script: lab_wire::scripts::s09::Script) -> Result<serde_json::Value, String> {
     let clock = Arc::new(ManualClock::new(script.start.0));
     let answers = Deadline::new(script.seconds.0, clock.clone())
         .ok()

@@ -7,10 +7,11 @@
 
 mod guarded;
 
+use super::read::ending;
 use crate::advanced::sleep_at_least;
-use lab_api::advanced::{Cancel, Clock, ScriptedWake, ScriptedWorld, SleepFault, Sleeper};
+use lab_api::advanced::{Cancel, Clock, ScriptedWake, ScriptedWorld, Sleeper};
 use lab_harness::Runaway;
-use lab_wire::scripts::s12::{Ending, Observed, Script, SleepScript, SleepSeen, Slept, Wake};
+use lab_wire::scripts::s12::{Observed, Script, SleepScript, SleepSeen, Slept, Wake};
 use lab_wire::F64;
 use std::cell::{Cell, RefCell};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -93,22 +94,7 @@ fn wake(w: Wake) -> ScriptedWake {
     }
 }
 
-pub(super) fn ending(r: Result<(), SleepFault>) -> Ending {
-    match r {
-        Ok(()) => Ending::Ok,
-        Err(SleepFault::InvalidArgument) => Ending::InvalidArgument,
-        Err(SleepFault::UnrepresentableWait) => Ending::UnrepresentableWait,
-        Err(SleepFault::NonFiniteReading) => Ending::NonFiniteReading,
-        Err(SleepFault::ClockWentBackwards) => Ending::ClockWentBackwards,
-        Err(SleepFault::Cancelled) => Ending::Cancelled,
-        Err(SleepFault::DeadlineReached) => Ending::DeadlineReached,
-        Err(SleepFault::NoProgress) => Ending::NoProgress,
-        Err(SleepFault::TooManyWakeUps) => Ending::TooManyWakeUps,
-    }
-}
-
-pub fn play(input: serde_json::Value) -> Result<serde_json::Value, String> {
-    let script = lab_wire::scripts::s12::read(input)?;
+pub fn play(script: lab_wire::scripts::s12::Script) -> Result<serde_json::Value, String> {
     let observed = match script {
         Script::SleepAtLeast(s) => Observed::SleepAtLeast(play_sleep(&s)),
         Script::GuardedRead(g) => Observed::GuardedRead(guarded::play(g)),

@@ -16,8 +16,7 @@ use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::Arc;
 
-pub fn play(input: serde_json::Value) -> Result<serde_json::Value, String> {
-    let script = lab_wire::scripts::s13::read(input)?;
+pub fn play(script: lab_wire::scripts::s13::Script) -> Result<serde_json::Value, String> {
     let observed = match script {
         Script::Gate(g) => gate(&g)?,
         Script::FanOut(f) => Observed::FanOut(fan(&f)),

@@ -6,8 +6,8 @@
 use super::{at, line};
 use crate::advanced::execute_admitted;
 use lab_api::advanced::{Cancel, Clock, Finish, HttpResponse, Policy, Sleeper, Stop, Transport};
-use std::io::{Read, Write};
-use std::net::{SocketAddr, TcpStream};
+use lab_wire::http::{self, Answer, Failure};
+use std::net::SocketAddr;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 /// Seconds of each read's budget, and how it may be spent.
@@ -63,67 +63,23 @@ fn no_answer(status: u16, why: String) -> HttpResponse {
     HttpResponse::new(status, Vec::new(), wall(), format!("client: {why}"))
 }
 
-/// Status, every Retry-After field in order, and the body.
-fn parse(raw: &[u8]) -> Option<(u16, Vec<String>, String)> {
-    let text = String::from_utf8_lossy(raw);
-    let (head, body) = text.split_once("\r\n\r\n")?;
-    let mut lines = head.split("\r\n");
-    let status = lines
-        .next()
-        .filter(|l| l.starts_with("HTTP/1."))
-        .and_then(|l| l.split(' ').nth(1))
-        .and_then(|s| s.parse().ok())?;
-    let retry_after = lines
-        .filter_map(|l| l.split_once(':'))
-        .filter(|(name, _)| name.eq_ignore_ascii_case("retry-after"))
-        .map(|(_, value)| value.trim_matches(|c| c == ' ' || c == '\t').to_string())
-        .collect();
-    Some((status, retry_after, body.to_string()))
-}
-
 impl Http {
     /// One request over a fresh connection, all of it within `timeout`.
     fn exchange(&self, method: &str, timeout: f64) -> HttpResponse {
-        if !(timeout.is_finite() && timeout > 0.0) {
-            return no_answer(504, "no time left to send".into());
-        }
-        let limit = Duration::from_secs_f64(timeout.min(3600.0));
-        let deadline = Instant::now() + limit;
-        let left = || deadline.saturating_duration_since(Instant::now());
-        let mut stream = match TcpStream::connect_timeout(&self.addr, limit) {
-            Ok(s) => s,
-            Err(e) => return no_answer(502, format!("connect failed: {e}")),
+        let request = http::request(method, "/", self.addr);
+        let raw = match http::exchange(self.addr, &request, timeout, &|| false) {
+            Ok(raw) => raw,
+            Err(Failure::NoTime) => return no_answer(504, "no time left to send".into()),
+            Err(Failure::Connect(e)) => return no_answer(502, format!("connect failed: {e}")),
+            Err(Failure::Write(e)) => return no_answer(502, format!("write failed: {e}")),
+            Err(Failure::Read(_)) => return no_answer(504, "no answer within the timeout".into()),
+            Err(Failure::TooLong) => return no_answer(502, "the answer is too long".into()),
         };
-        let request = format!(
-            "{method} / HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\r\n",
-            self.addr
-        );
-        let sent = stream
-            .set_write_timeout(Some(left().max(Duration::from_millis(1))))
-            .and_then(|()| stream.write_all(request.as_bytes()));
-        if let Err(e) = sent {
-            return no_answer(502, format!("write failed: {e}"));
-        }
-        let mut raw = Vec::new();
-        let mut buf = [0u8; 4096];
-        loop {
-            let rest = left();
-            if rest.is_zero() || stream.set_read_timeout(Some(rest)).is_err() {
-                return no_answer(504, "no answer within the timeout".into());
-            }
-            match stream.read(&mut buf) {
-                Ok(0) => break,
-                Ok(n) if raw.len() + n > 64 * 1024 => {
-                    return no_answer(502, "the answer is too long".into())
-                }
-                Ok(n) => raw.extend_from_slice(&buf[..n]),
-                Err(_) => return no_answer(504, "no answer within the timeout".into()),
-            }
-        }
         let received_at = wall();
-        match parse(&raw) {
-            Some((status, retry_after, body)) => {
-                HttpResponse::new(status, retry_after, received_at, body)
+        match Answer::parse(&raw) {
+            Some(a) => {
+                let retry_after = a.fields("retry-after").map(str::to_string).collect();
+                HttpResponse::new(a.status, retry_after, received_at, a.body)
             }
             None => no_answer(502, "not an HTTP answer".into()),
         }

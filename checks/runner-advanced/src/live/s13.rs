@@ -5,13 +5,13 @@
 //! judge's supplier servers) and answers through the learner's `to_http`.
 //! It serves COUNT inbound connections, then ends.
 
+use super::world::{Live, LiveEvent, LiveNote, LiveSupplier, OutboundSlots};
 use super::{at, line};
 use crate::advanced::{fan_out, to_http, Gate};
 use lab_api::advanced::{
-    Env, FanOutError, LiveEvent, LiveNote, LiveSupplier, OutboundSlots, QuoteRequest, Reply,
-    SupplierOutcome, SupplierReport, BUDGET, OUTBOUND_LIMIT,
+    Env, FanOutError, QuoteRequest, Reply, SupplierOutcome, SupplierReport, BUDGET, OUTBOUND_LIMIT,
 };
-use std::io::{Read, Write};
+use lab_wire::http;
 use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::os::fd::FromRawFd;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -35,21 +35,13 @@ fn supplier(arg: &str) -> Result<LiveSupplier, String> {
     })
 }
 
-/// The value of `key` in a query string (no decoding needed: the judge's
+/// The request a target asks for (its query needs no decoding: the judge's
 /// client sends letters and digits).
-fn query<'a>(target: &'a str, key: &str) -> Option<&'a str> {
-    let (_, q) = target.split_once('?')?;
-    q.split('&')
-        .filter_map(|kv| kv.split_once('='))
-        .find(|(k, _)| *k == key)
-        .map(|(_, v)| v)
-}
-
 fn request_of(target: &str) -> QuoteRequest {
     QuoteRequest {
-        id: query(target, "id").unwrap_or("").to_string(),
-        item: query(target, "item").unwrap_or("").to_string(),
-        quantity: query(target, "quantity")
+        id: http::query(target, "id").unwrap_or("").to_string(),
+        item: http::query(target, "item").unwrap_or("").to_string(),
+        quantity: http::query(target, "quantity")
             .and_then(|q| q.parse().ok())
             .unwrap_or(0),
     }
@@ -149,22 +141,8 @@ struct Front<'a> {
 
 impl Front<'_> {
     fn serve(&self, mut stream: TcpStream) {
-        let _ = stream.set_nonblocking(false);
-        let _ = stream.set_read_timeout(Some(Duration::from_secs(5)));
-        let mut head = Vec::new();
-        let mut buf = [0u8; 1024];
-        while !head.windows(4).any(|w| w == b"\r\n\r\n") && head.len() < 16 * 1024 {
-            match stream.read(&mut buf) {
-                Ok(0) | Err(_) => break,
-                Ok(n) => head.extend_from_slice(&buf[..n]),
-            }
-        }
-        let first = String::from_utf8_lossy(&head)
-            .lines()
-            .next()
-            .unwrap_or("")
-            .to_string();
-        let target = first.split(' ').nth(1).unwrap_or("/").to_string();
+        let first = http::request_line(&mut stream);
+        let target = http::target(&first).to_string();
         let request = request_of(&target);
         let tag = request.id.clone();
         line(format_args!(
@@ -173,12 +151,12 @@ impl Front<'_> {
             self.gate.in_use()
         ));
         let names: Vec<&str> = self.suppliers.iter().map(|s| s.name.as_str()).collect();
-        let env = Env::live(
+        let env = Env::with_world(Box::new(Live::new(
             self.origin,
             Arc::clone(&self.slots),
             self.suppliers.to_vec(),
             note(tag.clone(), self.origin),
-        );
+        )));
         let deadline = env.now() + BUDGET;
         let answered = catch_unwind(AssertUnwindSafe(|| {
             let result = fan_out(&request, &names, deadline, &env, self.gate);
@@ -193,13 +171,10 @@ impl Front<'_> {
                 (500, None, format!("your code panicked: {why}\n"))
             }
         };
-        let header = retry_after.map_or(String::new(), |s| format!("Retry-After: {s}\r\n"));
-        let response = format!(
-            "HTTP/1.1 {status} {}\r\nContent-Type: text/plain\r\nContent-Length: {}\r\nConnection: close\r\n{header}\r\n{text}",
-            if status == 200 { "OK" } else { "Status" },
-            text.len()
-        );
-        let _ = stream.write_all(response.as_bytes());
+        let seconds = retry_after.map(|s| s.to_string());
+        let mut fields = vec![("Content-Type", "text/plain")];
+        fields.extend(seconds.as_deref().map(|s| ("Retry-After", s)));
+        http::respond(&mut stream, status, &fields, &text);
         line(format_args!(
             "  t={:6.3}  [{tag}] front: answered {status}{}",
             at(self.origin),

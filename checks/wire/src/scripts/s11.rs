@@ -55,7 +55,7 @@ pub enum Reason {
     DeadlineReached,
     /// Only from `guarded_read` (step 12): `Stop::Guard(fault)`.
     Guard {
-        fault: crate::scripts::s12::Ending,
+        fault: crate::scripts::shared::Ending,
     },
 }
 

@@ -13,6 +13,9 @@
 //! a close (by its scripted step) or a non-zero sleep, never by reading it.
 
 use crate::scripts::s11;
+/// How a `sleep_at_least` call ended (also the fault in step 11's
+/// `Reason::Guard`).
+pub use crate::scripts::shared::Ending;
 use crate::F64;
 use serde::{Deserialize, Serialize};
 
@@ -138,21 +141,6 @@ pub struct Slept {
     /// The clock's reading once it returned (shown, never judged: it follows
     /// from the requests).
     pub after: F64,
-}
-
-/// How the call ended: `Ok(())` or the fault, in kebab case.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Ending {
-    Ok,
-    InvalidArgument,
-    UnrepresentableWait,
-    NonFiniteReading,
-    ClockWentBackwards,
-    Cancelled,
-    DeadlineReached,
-    NoProgress,
-    TooManyWakeUps,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

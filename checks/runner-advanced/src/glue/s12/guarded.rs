@@ -6,12 +6,11 @@
 //! reading more or less often changes nothing. The n-th sleep may panic:
 //! the runner sees whether that panic escapes.
 
-use super::super::s11::{play_read, world, SleeperPanic};
+use super::super::read::{play_read, world};
 use super::wake;
 use crate::advanced::guarded_read;
 use lab_api::advanced::ScriptedWake;
 use lab_wire::scripts::s12::{Guarded, GuardedSeen};
-use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
 
 /// The wakes of the whole read, the scripted panic in its place.
 fn wakes(script: &Guarded) -> Vec<ScriptedWake> {
@@ -32,21 +31,6 @@ pub(super) fn play(script: Guarded) -> GuardedSeen {
     let world = world(s)
         .wakes(wakes(&script))
         .closing(script.closing.iter().map(|x| x.0).collect());
-    let (method, deadline) = (s.method.clone(), s.deadline.0);
-    let (events, ending) = play_read(
-        world,
-        s,
-        true,
-        |policy, transport, clock, sleeper, cancel| {
-            let result = catch_unwind(AssertUnwindSafe(|| {
-                guarded_read(&method, deadline, policy, transport, clock, sleeper, cancel)
-            }));
-            match result {
-                Ok(r) => Some(r),
-                Err(p) if p.is::<SleeperPanic>() => None,
-                Err(payload) => resume_unwind(payload),
-            }
-        },
-    );
+    let (events, ending) = play_read(world, s, true, guarded_read);
     GuardedSeen { events, ending }
 }

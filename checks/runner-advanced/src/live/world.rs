@@ -1,19 +1,17 @@
-//! Step 13's live world, for `lab.sh try 13` only: the same [`Env`] methods
-//! over real time, real threads and real HTTP. Never used by the checks,
-//! whose world is the scripted one (see `s13.rs`).
-//!
-//! [`Env`]: super::Env
+//! Step 13's live world, for `lab.sh try 13` only: what an `Env` asks of
+//! its world (`lab_api::advanced::EnvWorld`) over real time, real threads
+//! and real HTTP. Never used by the checks, whose world is the scripted one
+//! in `lab-api`.
 
-use super::s13::{CallError, Offer, QuoteRequest, Reply, TaskCancelled};
+use lab_api::advanced::{CallError, EnvWorld, Offer, QuoteRequest, Reply, TaskCancelled};
+use lab_wire::http::{self, Answer, Failure};
 use std::cell::Cell;
-use std::io::{Read, Write};
-use std::net::{SocketAddr, TcpStream};
+use std::net::SocketAddr;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 /// One supplier of the live world and where it listens.
-#[doc(hidden)]
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LiveSupplier {
     pub name: String,
@@ -22,7 +20,6 @@ pub struct LiveSupplier {
 
 /// Outbound slots shared by every live `Env` of one service: calls in
 /// flight, across all its fan-outs.
-#[doc(hidden)]
 #[derive(Debug)]
 pub struct OutboundSlots {
     free: Mutex<u32>,
@@ -69,7 +66,6 @@ impl OutboundSlots {
 
 /// Something a task of the live world did (times in seconds on the live
 /// clock, `Env::now`).
-#[doc(hidden)]
 #[derive(Debug, Clone, PartialEq)]
 pub enum LiveEvent {
     /// An `acquire` that had to wait.
@@ -97,7 +93,6 @@ pub enum LiveEvent {
 }
 
 /// Writes down each [`LiveEvent`] as it happens.
-#[doc(hidden)]
 pub type LiveNote = Arc<dyn Fn(LiveEvent) + Send + Sync>;
 
 thread_local! {
@@ -107,8 +102,8 @@ thread_local! {
 
 static NEXT_LIVE: AtomicU64 = AtomicU64::new(1);
 
-/// The live side of an `Env`.
-pub(super) struct Live {
+/// The live world behind an `Env` (see `Env::with_world`).
+pub struct Live {
     id: u64,
     origin: Instant,
     slots: Arc<OutboundSlots>,
@@ -119,7 +114,7 @@ pub(super) struct Live {
 }
 
 impl Live {
-    pub(super) fn new(
+    pub fn new(
         origin: Instant,
         slots: Arc<OutboundSlots>,
         suppliers: Vec<LiveSupplier>,
@@ -138,10 +133,6 @@ impl Live {
         }
     }
 
-    pub(super) fn now(&self) -> f64 {
-        self.origin.elapsed().as_secs_f64()
-    }
-
     /// The name of the supplier the calling task works for.
     fn own(&self) -> String {
         LIVE_TASK
@@ -156,15 +147,18 @@ impl Live {
             std::panic::panic_any(TaskCancelled);
         }
     }
+}
+
+impl EnvWorld for Live {
+    fn now(&self) -> f64 {
+        self.origin.elapsed().as_secs_f64()
+    }
 
     /// Every task on its own thread, all at once; like a task group, the
     /// first panic cancels the others (their next use of the world unwinds)
     /// and is passed on once all have ended.
-    pub(super) fn run_all<'s, T: Send + 's>(
-        &'s self,
-        tasks: Vec<Box<dyn FnOnce() -> T + Send + 's>>,
-    ) -> Vec<T> {
-        let outcomes: Vec<std::thread::Result<T>> = std::thread::scope(|scope| {
+    fn run_all<'t>(&self, tasks: Vec<Box<dyn FnOnce() + Send + 't>>) {
+        let outcomes: Vec<std::thread::Result<()>> = std::thread::scope(|scope| {
             let handles: Vec<_> = tasks
                 .into_iter()
                 .enumerate()
@@ -184,34 +178,26 @@ impl Live {
                 .map(|h| h.join().unwrap_or_else(Err))
                 .collect()
         });
-        let mut results = Vec::new();
-        let mut first: Option<Box<dyn std::any::Any + Send>> = None;
-        for outcome in outcomes {
-            match outcome {
-                Ok(value) => results.push(value),
-                Err(payload) if payload.is::<TaskCancelled>() => {}
-                Err(payload) => {
-                    first.get_or_insert(payload);
-                }
-            }
-        }
+        let first = outcomes
+            .into_iter()
+            .filter_map(Result::err)
+            .find(|payload| !payload.is::<TaskCancelled>());
         if let Some(payload) = first {
             std::panic::resume_unwind(payload);
         }
-        results
     }
 
     /// Takes a slot (waits for one until `deadline`).
-    pub(super) fn acquire(&self, deadline: f64) -> bool {
+    fn acquire(&self, deadline: f64) -> Option<u64> {
         self.unwind_if_cancelled();
         let from = self.now();
         if from >= deadline || deadline.is_nan() {
-            return false;
+            return None;
         }
         let limit = (deadline.is_finite() && deadline - from < 3600.0)
             .then(|| Instant::now() + Duration::from_secs_f64(deadline - from));
         if self.slots.take(Some(Instant::now())) {
-            return true;
+            return Some(0);
         }
         let got = self.slots.take(limit);
         (self.note)(LiveEvent::SlotWait {
@@ -224,14 +210,15 @@ impl Live {
             self.slots.give_back();
             self.unwind_if_cancelled();
         }
-        got
+        got.then_some(0)
     }
 
-    pub(super) fn release(&self) {
+    /// Live slots are all alike: any one is given back.
+    fn release(&self, _slot: u64) {
         self.slots.give_back();
     }
 
-    pub(super) fn sleep(&self, seconds: f64) {
+    fn sleep(&self, seconds: f64) {
         self.unwind_if_cancelled();
         if !(seconds.is_finite() && seconds > 0.0) {
             return;
@@ -245,7 +232,7 @@ impl Live {
         self.unwind_if_cancelled();
     }
 
-    pub(super) fn fraction(&self) -> f64 {
+    fn fraction(&self, _supplier: &str) -> f64 {
         self.unwind_if_cancelled();
         let mut seed = self.seed.lock().unwrap_or_else(|e| e.into_inner());
         // xorshift64*: any fraction in [0, 1) will do for a demonstration.
@@ -255,7 +242,7 @@ impl Live {
         (seed.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 11) as f64 / (1u64 << 53) as f64
     }
 
-    pub(super) fn call(
+    fn call(
         &self,
         supplier: &str,
         request: &QuoteRequest,
@@ -290,88 +277,29 @@ impl Live {
     }
 }
 
-/// `%XX` for every byte but letters, digits and `-._~`.
-fn encode(text: &str) -> String {
-    text.bytes()
-        .map(|b| {
-            if b.is_ascii_alphanumeric() || b"-._~".contains(&b) {
-                (b as char).to_string()
-            } else {
-                format!("%{b:02X}")
-            }
-        })
-        .collect()
-}
-
-fn timed_out(e: &std::io::Error) -> bool {
-    matches!(
-        e.kind(),
-        std::io::ErrorKind::TimedOut | std::io::ErrorKind::WouldBlock
-    )
-}
-
 /// One `GET /quote?...` over a fresh connection, all of it within `limit`.
 fn get(addr: SocketAddr, request: &QuoteRequest, limit: Duration) -> Result<Reply, CallError> {
-    let deadline = Instant::now() + limit;
-    let left = || deadline.saturating_duration_since(Instant::now());
-    let mut stream = TcpStream::connect_timeout(&addr, limit).map_err(|e| {
-        if timed_out(&e) {
-            CallError::TimedOut
-        } else {
-            CallError::Connect
-        }
-    })?;
-    let line = format!(
-        "GET /quote?id={}&item={}&quantity={} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n",
-        encode(&request.id),
-        encode(&request.item),
+    let target = format!(
+        "/quote?id={}&item={}&quantity={}",
+        http::encode(&request.id),
+        http::encode(&request.item),
         request.quantity
     );
-    if left().is_zero() {
-        return Err(CallError::TimedOut);
+    let sent = http::request("GET", &target, addr);
+    let raw = http::exchange(addr, &sent, limit.as_secs_f64(), &|| false).map_err(|f| match f {
+        f if f.timed_out() => CallError::TimedOut,
+        Failure::Connect(_) => CallError::Connect,
+        Failure::Write(_) => CallError::Write,
+        Failure::Read(_) => CallError::Read,
+        Failure::NoTime | Failure::TooLong => CallError::RemoteProtocol,
+    })?;
+    let answer = Answer::parse(&raw).ok_or(CallError::RemoteProtocol)?;
+    if answer.status != 200 {
+        return Ok(Reply::Status(answer.status));
     }
-    stream
-        .set_write_timeout(Some(left()))
-        .and_then(|()| stream.write_all(line.as_bytes()))
-        .map_err(|e| {
-            if timed_out(&e) {
-                CallError::TimedOut
-            } else {
-                CallError::Write
-            }
-        })?;
-    let mut raw = Vec::new();
-    let mut buf = [0u8; 4096];
-    loop {
-        let rest = left();
-        if rest.is_zero() {
-            return Err(CallError::TimedOut);
-        }
-        let _ = stream.set_read_timeout(Some(rest));
-        match stream.read(&mut buf) {
-            Ok(0) => break,
-            Ok(n) if raw.len() + n > 64 * 1024 => return Err(CallError::RemoteProtocol),
-            Ok(n) => raw.extend_from_slice(&buf[..n]),
-            Err(e) if timed_out(&e) => return Err(CallError::TimedOut),
-            Err(_) => return Err(CallError::Read),
-        }
-    }
-    let text = String::from_utf8_lossy(&raw);
-    let (head, body) = text
-        .split_once("\r\n\r\n")
-        .ok_or(CallError::RemoteProtocol)?;
-    let status: u16 = head
-        .lines()
-        .next()
-        .filter(|l| l.starts_with("HTTP/1."))
-        .and_then(|l| l.split_whitespace().nth(1))
-        .and_then(|s| s.parse().ok())
-        .filter(|s| (100..=999).contains(s))
-        .ok_or(CallError::RemoteProtocol)?;
-    if status != 200 {
-        return Ok(Reply::Status(status));
-    }
-    offer(body).map(Reply::Offer).ok_or(CallError::Decode)
+    offer(&answer.body)
+        .map(Reply::Offer)
+        .ok_or(CallError::Decode)
 }
 
 /// `{"unit_cents":…,"quantity":…,"shipping_cents":…,"in_stock":…}`.
@@ -388,6 +316,7 @@ fn offer(body: &str) -> Option<Offer> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::io::{Read, Write};
 
     #[test]
     fn a_body_decodes_into_an_offer_or_not_at_all() {
@@ -403,7 +332,6 @@ mod tests {
         );
         assert_eq!(offer(r#"{"unit_cents":"250"}"#), None);
         assert_eq!(offer("not json"), None);
-        assert_eq!(encode("r 1/é"), "r%201%2F%C3%A9");
     }
 
     /// A server on 127.0.0.1 that answers each connection with the next
@@ -469,7 +397,7 @@ mod tests {
 
     #[test]
     fn a_live_env_runs_tasks_at_once_and_shares_its_slots() {
-        use super::super::Env;
+        use lab_api::advanced::Env;
         use std::sync::mpsc::channel;
         let suppliers = ["a", "b"]
             .iter()
@@ -483,12 +411,12 @@ mod tests {
             let seen = Arc::clone(&seen);
             Arc::new(move |e| seen.lock().unwrap().push(e))
         };
-        let env = Env::live(
+        let env = Env::with_world(Box::new(Live::new(
             Instant::now(),
             Arc::new(OutboundSlots::new(1)),
             suppliers,
             note,
-        );
+        )));
         let (held, wait_held) = channel::<()>();
         let (tried, wait_tried) = channel::<()>();
         let (env, far) = (&env, env.now() + 60.0);
