@@ -16,7 +16,6 @@
 //! world behind the same `Env` (real time, threads and HTTP calls; see
 //! `lab-runner-advanced`'s `live/`). The checks never do.
 
-use super::s13_scripted::Scripted;
 use std::sync::Mutex;
 
 /// One request for quotes.
@@ -274,6 +273,17 @@ pub trait EnvWorld: Send + Sync {
     ) -> Result<Reply, CallError>;
     fn sleep(&self, seconds: f64);
     fn fraction(&self, supplier: &str) -> f64;
+    /// The time for `Debug`, read without counting as a reading.
+    fn clock(&self) -> f64 {
+        self.now()
+    }
+    /// What happened so far: the scripted world's record; others keep none.
+    fn record(&self) -> WorldRecord {
+        WorldRecord::default()
+    }
+    /// Runs `watch` once, at the first call of `run_all`, before any task
+    /// (the scripted world; others ignore it).
+    fn watch_first_run_all(&mut self, _watch: Box<dyn Fn() -> u32 + Send + Sync>) {}
 }
 
 /// The world of one fan-out: virtual time, the suppliers, a fixed number of
@@ -292,14 +302,9 @@ pub trait EnvWorld: Send + Sync {
 ///    runs at a time, so another task waiting for your lock would wait for
 ///    ever.
 pub struct Env {
-    world: World,
-}
-
-/// The world behind an `Env`.
-enum World {
-    Scripted(Box<Scripted>),
-    /// A world of the runner's (`lab.sh try 13`); it keeps no record.
-    Other(Box<dyn EnvWorld>),
+    /// The scripted world of the checks (`Env::scripted`, in
+    /// `s13_scripted.rs`) or a world of the runner's (`lab.sh try 13`).
+    world: Box<dyn EnvWorld>,
 }
 
 /// One outbound slot; dropping it gives it back at once (to the task that
@@ -323,57 +328,34 @@ impl std::fmt::Debug for Slot<'_> {
 
 impl std::fmt::Debug for Env {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let now = match &self.world {
-            World::Scripted(s) => s.clock(),
-            World::Other(w) => w.now(),
-        };
-        write!(f, "Env {{ now: {now:?} }}")
+        write!(f, "Env {{ now: {:?} }}", self.world.clock())
     }
 }
 
 impl Env {
-    /// A world starting at `start` with `slots` outbound slots and these
-    /// suppliers (for the checker and for your own tests).
-    #[doc(hidden)]
-    pub fn scripted(start: f64, slots: u32, suppliers: Vec<ScriptedSupplier>) -> Env {
-        Env {
-            world: World::Scripted(Box::new(Scripted::new(start, slots, suppliers))),
-        }
-    }
-
     /// An `Env` over another world (for `lab.sh try 13`, never for the
     /// checks): every method goes to `world`; `record` is empty and
     /// `watch_first_run_all` does nothing.
     #[doc(hidden)]
     pub fn with_world(world: Box<dyn EnvWorld>) -> Env {
-        Env {
-            world: World::Other(world),
-        }
+        Env { world }
     }
 
     /// Runs `watch` once, at the first call of `run_all`, before any task;
     /// its answer is in the record.
     #[doc(hidden)]
     pub fn watch_first_run_all(&mut self, watch: Box<dyn Fn() -> u32 + Send + Sync>) {
-        if let World::Scripted(s) = &mut self.world {
-            s.watch_first_run_all(watch);
-        }
+        self.world.watch_first_run_all(watch);
     }
 
     /// What happened so far.
     #[doc(hidden)]
     pub fn record(&self) -> WorldRecord {
-        match &self.world {
-            World::Scripted(s) => s.record(),
-            World::Other(_) => WorldRecord::default(),
-        }
+        self.world.record()
     }
 
     fn world(&self) -> &dyn EnvWorld {
-        match &self.world {
-            World::Scripted(s) => s.as_ref(),
-            World::Other(w) => w.as_ref(),
-        }
+        self.world.as_ref()
     }
 
     /// The virtual time, in seconds. It moves only while every task waits.

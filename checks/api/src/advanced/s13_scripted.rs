@@ -7,9 +7,10 @@
 //! [`Env::scripted`]: super::Env::scripted
 
 use super::s13::{
-    CallError, EnvWorld, QuoteRequest, Reply, ScriptedAnswer, ScriptedPanic, ScriptedSupplier,
-    TaskCancelled, WorldBreach, WorldEvent, WorldRecord, WorldRule, WorldStopped,
+    CallError, Env, EnvWorld, QuoteRequest, Reply, ScriptedAnswer, ScriptedPanic, ScriptedSupplier,
+    TaskCancelled, WorldEvent, WorldRecord, WorldRule, WorldStopped,
 };
+use super::s13_tasks::{State, Status, Task};
 use std::cell::Cell;
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -20,8 +21,6 @@ const EVENT_LIMIT: u32 = 10_000;
 /// Most readings of `now` in one fan-out (a busy loop on `now` never ends:
 /// time moves only when every task waits).
 const READ_LIMIT: u32 = 100_000;
-/// Most broken rules written down.
-const BREACH_LIMIT: usize = 20;
 
 thread_local! {
     /// (world id, task index) of the task running on this thread.
@@ -29,137 +28,6 @@ thread_local! {
 }
 
 static NEXT_WORLD: AtomicU64 = AtomicU64::new(1);
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Status {
-    Runnable,
-    Blocked,
-    Done,
-}
-
-#[derive(Debug)]
-struct Task {
-    status: Status,
-    /// When a blocked task wakes by itself (a call's or sleep's end, a slot
-    /// wait's deadline); `None`: only a slot can wake it.
-    wake: Option<f64>,
-    waiting_slot: bool,
-    granted: Option<u64>,
-    /// Cancelled because another task panicked.
-    cancelled: bool,
-}
-
-struct State {
-    now: f64,
-    slots_free: u32,
-    next_slot: u64,
-    /// The slots held: (slot id, owner task).
-    held: Vec<(u64, usize)>,
-    tasks: Vec<Task>,
-    running: Option<usize>,
-    active: bool,
-    queue: VecDeque<usize>,
-    suppliers: Vec<ScriptedSupplier>,
-    calls: Vec<usize>,
-    draws: Vec<usize>,
-    timelines: Vec<Vec<WorldEvent>>,
-    breaches: Vec<WorldBreach>,
-    run_all_calls: u32,
-    watched: Option<u32>,
-    stray_panics: Vec<(usize, String)>,
-    events: u32,
-    reads: u32,
-    runaway: bool,
-    /// The first panic of a task (not a cancellation), passed on by
-    /// `run_all`.
-    panic: Option<Box<dyn std::any::Any + Send>>,
-}
-
-impl State {
-    fn breach(&mut self, rule: WorldRule, task: Option<usize>) {
-        if self.breaches.len() < BREACH_LIMIT {
-            let at = self.now;
-            self.breaches.push(WorldBreach { rule, task, at });
-        }
-    }
-
-    fn held_by(&self, task: usize) -> usize {
-        self.held.iter().filter(|(_, owner)| *owner == task).count()
-    }
-
-    fn timeline(&mut self, task: usize) -> Option<&mut Vec<WorldEvent>> {
-        self.timelines.get_mut(task)
-    }
-
-    /// Gives a freed slot to the first waiter, or back to the pool.
-    fn hand_on(&mut self) {
-        match self.queue.pop_front() {
-            Some(w) => {
-                let id = self.next_slot;
-                self.next_slot += 1;
-                self.held.push((id, w));
-                let t = &mut self.tasks[w];
-                t.granted = Some(id);
-                t.waiting_slot = false;
-                t.wake = None;
-                t.status = Status::Runnable;
-            }
-            None => self.slots_free += 1,
-        }
-    }
-
-    /// Picks the next task to run, moving time when none can.
-    fn schedule(&mut self) {
-        loop {
-            if let Some(i) = self.tasks.iter().position(|t| t.status == Status::Runnable) {
-                self.running = Some(i);
-                return;
-            }
-            let next = self
-                .tasks
-                .iter()
-                .filter(|t| t.status == Status::Blocked)
-                .filter_map(|t| t.wake)
-                .fold(None, |m: Option<f64>, w| Some(m.map_or(w, |m| m.min(w))));
-            match next {
-                Some(t) => {
-                    if t > self.now {
-                        self.now = t;
-                    }
-                    let now = self.now;
-                    for i in 0..self.tasks.len() {
-                        let task = &mut self.tasks[i];
-                        if task.status == Status::Blocked && task.wake.is_some_and(|w| w <= now) {
-                            task.status = Status::Runnable;
-                            task.wake = None;
-                            if task.waiting_slot {
-                                task.waiting_slot = false;
-                                task.granted = None;
-                                self.queue.retain(|&q| q != i);
-                            }
-                        }
-                    }
-                }
-                None => {
-                    if !self.tasks.iter().any(|t| t.status == Status::Blocked) {
-                        self.running = None;
-                        return;
-                    }
-                    self.breach(WorldRule::Deadlock, None);
-                    for i in 0..self.tasks.len() {
-                        let task = &mut self.tasks[i];
-                        if task.status == Status::Blocked {
-                            task.status = Status::Runnable;
-                            task.waiting_slot = false;
-                            task.granted = None;
-                        }
-                    }
-                    self.queue.clear();
-                }
-            }
-        }
-    }
-}
 
 /// The scripted world of one fan-out.
 pub(super) struct Scripted {
@@ -200,27 +68,6 @@ impl Scripted {
             }),
             baton: Condvar::new(),
             watch: None,
-        }
-    }
-
-    /// Runs `watch` once, at the first call of `run_all`, before any task;
-    /// its answer is in the record.
-    pub(super) fn watch_first_run_all(&mut self, watch: Box<dyn Fn() -> u32 + Send + Sync>) {
-        self.watch = Some(watch);
-    }
-
-    /// What happened so far.
-    pub(super) fn record(&self) -> WorldRecord {
-        let st = self.lock();
-        WorldRecord {
-            timelines: st.timelines.clone(),
-            breaches: st.breaches.clone(),
-            run_all_calls: st.run_all_calls,
-            watched: st.watched,
-            stray_panics: st.stray_panics.clone(),
-            runaway: st.runaway.then_some(st.events + st.reads),
-            now: st.now,
-            slots_held: st.held.len() as u32,
         }
     }
 
@@ -289,11 +136,6 @@ impl Scripted {
             std::panic::panic_any(TaskCancelled);
         }
         st
-    }
-
-    /// The virtual time, without counting a reading (for `Debug`).
-    pub(super) fn clock(&self) -> f64 {
-        self.lock().now
     }
 
     /// Cancels every task but `k` that has not ended: it can run at once,
@@ -618,5 +460,40 @@ impl EnvWorld for Scripted {
             st.held.remove(i);
             st.hand_on();
         }
+    }
+
+    /// The virtual time, without counting a reading (for `Debug`).
+    fn clock(&self) -> f64 {
+        self.lock().now
+    }
+
+    /// What happened so far.
+    fn record(&self) -> WorldRecord {
+        let st = self.lock();
+        WorldRecord {
+            timelines: st.timelines.clone(),
+            breaches: st.breaches.clone(),
+            run_all_calls: st.run_all_calls,
+            watched: st.watched,
+            stray_panics: st.stray_panics.clone(),
+            runaway: st.runaway.then_some(st.events + st.reads),
+            now: st.now,
+            slots_held: st.held.len() as u32,
+        }
+    }
+
+    /// Runs `watch` once, at the first call of `run_all`, before any task;
+    /// its answer is in the record.
+    fn watch_first_run_all(&mut self, watch: Box<dyn Fn() -> u32 + Send + Sync>) {
+        self.watch = Some(watch);
+    }
+}
+
+impl Env {
+    /// A world starting at `start` with `slots` outbound slots and these
+    /// suppliers (for the checker and for your own tests).
+    #[doc(hidden)]
+    pub fn scripted(start: f64, slots: u32, suppliers: Vec<ScriptedSupplier>) -> Env {
+        Env::with_world(Box::new(Scripted::new(start, slots, suppliers)))
     }
 }
