@@ -60,7 +60,7 @@ fn timed(dir: &Path, target: &Path, program: &str, args: &[&str]) -> Result<f64,
 /// Saves `file` with a change, as a learner's save would: its last line
 /// becomes `// bench edit N`, N new each time. A touch alone would not do:
 /// a check compiles nothing when no source changed (see
-/// `build::direct::note::up_to_date`).
+/// `compile::direct::note::up_to_date`).
 fn edit(file: &Path) -> Result<(), String> {
     static EDITS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
     let n = EDITS.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
@@ -262,11 +262,11 @@ fn measure(root: &Path, args: &BenchArgs) -> Result<Vec<Figure>, String> {
     // measured commands run in.
     let target = match &args.target {
         Some(dir) => std::path::absolute(dir).map_err(|e| format!("{}: {e}", dir.display()))?,
-        None => crate::build::target_dir(root).join("bench"),
+        None => crate::compile::target_dir(root).join("bench"),
     };
     let mut kits = Vec::new();
     if let Some(rev) = &args.baseline {
-        let under = crate::build::target_dir(root).join("bench-baseline");
+        let under = crate::compile::target_dir(root).join("bench-baseline");
         let source = checkout(root, rev, &under.join("src"))?;
         let name = source.file_name().map(|n| n.to_owned()).unwrap_or_default();
         kits.push(Kit::copy(

@@ -1,8 +1,8 @@
 //! `lab.sh check`: build the runner with the learner's crate (or a subject
 //! file in a slot), run the selected steps, print the libtest report.
 
-use crate::build;
 use crate::catalog::{t, tr};
+use crate::compile;
 use crate::console::Console;
 use crate::limits::Limits;
 use crate::status;
@@ -104,28 +104,28 @@ fn closing(passed: u64, failed: u64, not_started: u64) -> String {
 }
 
 /// The subject's files, read; `None` for the kit's own `student/`.
-fn sources(args: &CheckArgs) -> Result<Option<build::Sources>, String> {
+fn sources(args: &CheckArgs) -> Result<Option<compile::Sources>, String> {
     let Some(subject) = &args.subject else {
         return Ok(None);
     };
-    let read = |p: &Path| build::read_source(p);
-    let lib = read(&build::subject_lib(subject)?)?;
+    let read = |p: &Path| compile::read_source(p);
+    let lib = read(&compile::subject_lib(subject)?)?;
     let advanced = match &args.advanced {
         Some(path) if !path.is_file() => {
             return Err(tr("error.missing_folder", &[("path", &path.display())]))
         }
         Some(path) => Some(path.clone()),
-        None => build::subject_advanced(subject),
+        None => compile::subject_advanced(subject),
     };
     let advanced = advanced.map(|p| read(&p)).transpose()?;
-    Ok(Some(build::Sources { lib, advanced }))
+    Ok(Some(compile::Sources { lib, advanced }))
 }
 
 /// The path learners see for the advanced file being checked.
 fn advanced_path(args: &CheckArgs) -> String {
     match (&args.advanced, &args.subject) {
         (Some(path), _) => path.display().to_string(),
-        (None, Some(subject)) => build::subject_advanced(subject).map_or_else(
+        (None, Some(subject)) => compile::subject_advanced(subject).map_or_else(
             || subject.display().to_string(),
             |p| p.display().to_string(),
         ),
@@ -135,7 +135,7 @@ fn advanced_path(args: &CheckArgs) -> String {
 
 pub fn run(root: &Path, args: &CheckArgs) -> u8 {
     crate::session::tell_time_outs();
-    let _ = crate::sandbox::enter(&args.limits, false, &crate::build::target_dir(root));
+    let _ = crate::sandbox::enter(&args.limits, false, &crate::compile::target_dir(root));
     let seed = args.seed.unwrap_or_else(crate::rng::fresh_seed);
     let sources = match sources(args) {
         Ok(s) => s,
@@ -160,7 +160,7 @@ pub fn run(root: &Path, args: &CheckArgs) -> u8 {
     println!("{seed_line}");
     if sources.is_none() {
         let manifest = std::fs::read_to_string(root.join("student/Cargo.toml")).unwrap_or_default();
-        let extra = build::extra_dependencies(&manifest);
+        let extra = compile::extra_dependencies(&manifest);
         if !extra.is_empty() {
             // Nothing is built: cargo would only fail on the lock file, or
             // wait for a registry that the kit never asks.
@@ -186,7 +186,7 @@ pub fn run(root: &Path, args: &CheckArgs) -> u8 {
     let core_wanted = args.steps.iter().any(|s| !is_advanced(s));
     let advanced_wanted = args.steps.iter().any(|s| is_advanced(s));
     // Holds the slot's lock (if any) until the run is over.
-    let runners = match build::runners(
+    let runners = match compile::runners(
         root,
         &args.limits,
         sources.as_ref().map(|s| ("check", s)),
@@ -216,7 +216,7 @@ pub fn run(root: &Path, args: &CheckArgs) -> u8 {
         Some(Ok(path)) => Some(path.as_path()),
         None => None,
     };
-    if let build::Advanced::DoesNotCompile(errors) = &runners.advanced {
+    if let compile::Advanced::DoesNotCompile(errors) = &runners.advanced {
         println!(
             "{}\n\n{errors}\n",
             crate::suites::tr_steps(
@@ -245,7 +245,7 @@ pub fn run(root: &Path, args: &CheckArgs) -> u8 {
             }
         };
     crate::timing::phase("suites run", started);
-    let advanced_broken = matches!(runners.advanced, build::Advanced::DoesNotCompile(_));
+    let advanced_broken = matches!(runners.advanced, compile::Advanced::DoesNotCompile(_));
     drop(runners);
     if args.subject.is_none() {
         remember(root, &results);

@@ -297,8 +297,8 @@ pub fn evaluate(
 
 /// What every clause of an advanced step gets when the advanced runner is
 /// missing (no advanced file) or did not build; `None` when it was built.
-pub fn unavailable_verdict(advanced: &crate::build::Advanced) -> Option<ClauseVerdict> {
-    use crate::build::Advanced;
+pub fn unavailable_verdict(advanced: &crate::compile::Advanced) -> Option<ClauseVerdict> {
+    use crate::compile::Advanced;
     match advanced {
         Advanced::Built(_) => None,
         Advanced::Absent | Advanced::NotAsked => Some(ClauseVerdict::NotAttempted),
@@ -311,12 +311,12 @@ pub fn unavailable_verdict(advanced: &crate::build::Advanced) -> Option<ClauseVe
 /// an unavailable result. Results come back in the prepared order.
 pub fn run_with(
     core: Option<&Path>,
-    advanced: &crate::build::Advanced,
+    advanced: &crate::compile::Advanced,
     prepared: Vec<Prepared>,
     limits: Limits,
     parallel: usize,
 ) -> io::Result<Vec<StepResult>> {
-    use crate::build::Advanced;
+    use crate::compile::Advanced;
     let mut slots: Vec<Option<StepResult>> = Vec::new();
     let mut jobs = Vec::new();
     let mut places = Vec::new();

@@ -16,10 +16,10 @@
 pub mod audit;
 pub mod autograder;
 pub mod bench;
-pub mod build;
 pub mod catalog;
 pub mod check;
 pub mod cli;
+pub mod compile;
 pub mod console;
 pub mod dispatch;
 pub mod evaluate;

@@ -129,13 +129,13 @@ pub fn package(root: &Path, out: &Path) -> u8 {
 /// uploaded on their own. A symbolic link is not copied (the grade then
 /// finds no lib.rs).
 fn staged(submission: &Path, work: &Path) -> io::Result<PathBuf> {
-    if crate::build::subject_lib(submission).is_ok() || !submission.join("lib.rs").exists() {
+    if crate::compile::subject_lib(submission).is_ok() || !submission.join("lib.rs").exists() {
         return Ok(submission.to_path_buf());
     }
     let folder = work.join("submission");
     std::fs::create_dir_all(folder.join("src"))?;
     for file in ["lib.rs", "advanced.rs"] {
-        if let Ok(bytes) = crate::build::read_source(&submission.join(file)) {
+        if let Ok(bytes) = crate::compile::read_source(&submission.join(file)) {
             std::fs::write(folder.join("src").join(file), bytes)?;
         }
     }
@@ -191,7 +191,7 @@ fn grade_one(root: &Path, submission: &Path) -> Result<String, u8> {
         .to_string();
     let mut results = read(out.join(report).join("gradescope/results.json")).ok_or(code)?;
     let missing =
-        crate::sandbox::missing_in(&crate::build::target_dir(root), args.limits.confinement);
+        crate::sandbox::missing_in(&crate::compile::target_dir(root), args.limits.confinement);
     if !missing.is_empty() {
         let note = tr("autograde.container", &[("what", &missing.join(", "))]);
         let output = results["output"].as_str().unwrap_or_default();

@@ -1,8 +1,8 @@
 //! Which submissions a grade run has: folders and their display names,
 //! the steps' weights, and the shard this run takes.
 
-use crate::build;
 use crate::catalog::tr;
+use crate::compile;
 use crate::suites::{self};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -76,8 +76,8 @@ pub fn resolve(paths: &[PathBuf]) -> Result<Vec<Submission>, String> {
                 Submission {
                     name: name.clone(),
                     folder: String::new(),
-                    advanced: build::subject_advanced(path),
-                    lib: build::subject_lib(path).ok(),
+                    advanced: compile::subject_advanced(path),
+                    lib: compile::subject_lib(path).ok(),
                 },
             )
             .is_some()

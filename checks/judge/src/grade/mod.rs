@@ -52,7 +52,7 @@ pub fn run(root: &Path, args: &GradeArgs) -> u8 {
 /// code gets what confinement there is.
 pub fn run_with(root: &Path, args: &GradeArgs, strict: bool) -> u8 {
     if let Err(refused) =
-        crate::sandbox::enter(&args.limits, strict, &crate::build::target_dir(root))
+        crate::sandbox::enter(&args.limits, strict, &crate::compile::target_dir(root))
     {
         eprintln!("lab: {refused}");
         return status::USAGE;
@@ -166,7 +166,7 @@ mod tests {
     use super::verdicts::review_line;
     use super::verdicts::scrub;
     use super::*;
-    use crate::build;
+    use crate::compile;
     use crate::report::{AdvancedBuild, Build};
     use crate::suites;
     use std::time::Duration;
@@ -618,7 +618,7 @@ mod tests {
         let limits = Limits::default();
         let one = watchdog_bound(&limits, 1, 2);
         let steps = suites::REGISTRY.len() as u32;
-        assert!(one > build::WARM_LIMIT + limits.build + limits.suite * steps);
+        assert!(one > compile::WARM_LIMIT + limits.build + limits.suite * steps);
         assert_eq!(
             watchdog_bound(&limits, 4, 2),
             (one - Duration::from_secs(60)) * 2 + Duration::from_secs(60)

@@ -2,8 +2,8 @@
 //! the "needs review" report of one that could not be graded to the end.
 
 use super::discovery::Submission;
-use crate::build;
 use crate::catalog::tr;
+use crate::compile;
 use crate::console;
 use crate::evaluate::StepResult;
 use crate::limits::Limits;
@@ -173,7 +173,7 @@ pub(super) fn needs_review(
 /// folder (which may live elsewhere) by `<target>`: a student's report
 /// never shows where the kit and its slots live.
 pub(super) fn scrub(text: &str, root: &Path) -> String {
-    let target = build::target_dir(root).display().to_string();
+    let target = compile::target_dir(root).display().to_string();
     let root = root.display().to_string();
     let mut text = text.to_string();
     for (place, name) in [(target, "<target>"), (root, "<kit>")] {
@@ -203,7 +203,7 @@ pub(super) fn extra_dependencies_note(lib: &Path) -> String {
     } else {
         String::new()
     };
-    let extra = build::extra_dependencies(&text);
+    let extra = compile::extra_dependencies(&text);
     if extra.is_empty() {
         return String::new();
     }

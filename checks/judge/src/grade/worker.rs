@@ -3,8 +3,8 @@
 
 use super::discovery::Submission;
 use super::verdicts::{extra_dependencies_note, needs_review, not_built_steps, scrub, step_report};
-use crate::build;
 use crate::catalog::tr;
+use crate::compile;
 use crate::evaluate::{Prepared, StepResult};
 use crate::limits::Limits;
 use crate::report::{self, AdvancedBuild, Build, StepReport, SubmissionReport};
@@ -45,12 +45,12 @@ pub(super) fn grade_one(
     let Some(lib) = &sub.lib else {
         return Err(tr("grade.missing_lib", &[]));
     };
-    let read = |p: &Path| build::read_source(p);
-    let sources = build::Sources {
+    let read = |p: &Path| compile::read_source(p);
+    let sources = compile::Sources {
         lib: read(lib)?,
         advanced: sub.advanced.as_deref().map(read).transpose()?,
     };
-    let runners = build::runners(root, &limits, Some((slot, &sources)), true, true)?;
+    let runners = compile::runners(root, &limits, Some((slot, &sources)), true, true)?;
     crate::timing::phase("runners built", start);
     let core: Vec<&'static str> = suites::core_ids();
     let advanced: Vec<&'static str> = suites::advanced_ids();
@@ -94,12 +94,12 @@ pub(super) fn grade_one(
     };
     steps.extend(report(results));
     let (advanced_build, advanced_build_errors) = match &runners.advanced {
-        build::Advanced::Built(_) => (AdvancedBuild::Ok, None),
-        build::Advanced::DoesNotCompile(errors) => (
+        compile::Advanced::Built(_) => (AdvancedBuild::Ok, None),
+        compile::Advanced::DoesNotCompile(errors) => (
             AdvancedBuild::Failed,
             Some(report::capped(errors, report::MESSAGE_CAP)),
         ),
-        build::Advanced::Absent | build::Advanced::NotAsked => (AdvancedBuild::Absent, None),
+        compile::Advanced::Absent | compile::Advanced::NotAsked => (AdvancedBuild::Absent, None),
     };
     drop(runners);
     crate::timing::phase("submission graded", start);

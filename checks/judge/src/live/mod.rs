@@ -11,8 +11,8 @@
 mod s11;
 mod s13;
 
-use crate::build::{self, BuildError};
 use crate::catalog::{t, tr};
+use crate::compile::{self, BuildError};
 use crate::spawn::{self, Captured, Exit, Watch};
 use crate::status;
 use lab_wire::http::{request_line, respond};
@@ -190,10 +190,10 @@ fn ending(exit: Exit, captured: &Captured, step: &'static str, function: &str) -
 fn advanced_runner(
     root: &Path,
     args: &TryArgs,
-) -> Result<(build::Runners, std::path::PathBuf), u8> {
+) -> Result<(compile::Runners, std::path::PathBuf), u8> {
     let shown = match (&args.advanced, &args.subject) {
         (Some(path), _) => Some(path.clone()),
-        (None, Some(subject)) => build::subject_advanced(subject),
+        (None, Some(subject)) => compile::subject_advanced(subject),
         (None, None) => Some(root.join("student/src/advanced.rs")).filter(|p| p.is_file()),
     };
     let Some(path) = shown else {
@@ -203,17 +203,17 @@ fn advanced_runner(
     let sources = if args.subject.is_none() && args.advanced.is_none() {
         None
     } else {
-        let read = || -> Result<build::Sources, String> {
+        let read = || -> Result<compile::Sources, String> {
             if !path.is_file() {
                 return Err(tr("error.missing_folder", &[("path", &path.display())]));
             }
             let lib = match &args.subject {
-                Some(subject) => build::subject_lib(subject)?,
+                Some(subject) => compile::subject_lib(subject)?,
                 None => root.join("student/src/lib.rs"),
             };
-            Ok(build::Sources {
-                lib: build::read_source(&lib)?,
-                advanced: Some(build::read_source(&path)?),
+            Ok(compile::Sources {
+                lib: compile::read_source(&lib)?,
+                advanced: Some(compile::read_source(&path)?),
             })
         };
         match read() {
@@ -224,7 +224,7 @@ fn advanced_runner(
             }
         }
     };
-    let runners = build::runners(
+    let runners = compile::runners(
         root,
         &crate::limits::Limits::default(),
         sources.as_ref().map(|s| ("try", s)),
@@ -233,8 +233,8 @@ fn advanced_runner(
     )
     .map_err(kit_error)?;
     let runner = match &runners.advanced {
-        build::Advanced::Built(runner) => runner.clone(),
-        build::Advanced::DoesNotCompile(errors) => {
+        compile::Advanced::Built(runner) => runner.clone(),
+        compile::Advanced::DoesNotCompile(errors) => {
             let shown = if args.subject.is_none() && args.advanced.is_none() {
                 "student/src/advanced.rs".to_string()
             } else {
@@ -246,7 +246,7 @@ fn advanced_runner(
             );
             return Err(status::DOES_NOT_COMPILE);
         }
-        build::Advanced::Absent | build::Advanced::NotAsked => {
+        compile::Advanced::Absent | compile::Advanced::NotAsked => {
             eprintln!("lab: {}", t("error.missing_advanced"));
             return Err(status::USAGE);
         }
@@ -278,7 +278,7 @@ impl Log {
 /// `lab.sh try` (step 08).
 fn core(root: &Path, subject: Option<&Path>) -> u8 {
     // Holds the slot's lock (if any) until the demonstration is over.
-    let built = match build::runner_for(root, &crate::limits::Limits::default(), subject, "try") {
+    let built = match compile::runner_for(root, &crate::limits::Limits::default(), subject, "try") {
         Ok(b) => b,
         Err(e) => {
             eprintln!("lab: {e}");

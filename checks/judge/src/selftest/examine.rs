@@ -3,7 +3,7 @@
 
 use super::subjects::{Expectation, SourceFile, Subject};
 use super::Examined;
-use crate::build;
+use crate::compile;
 use crate::evaluate::StepResult;
 use crate::limits::Limits;
 use crate::sections::{splice, splice_items};
@@ -26,7 +26,7 @@ fn failed_clauses(results: &[StepResult]) -> Vec<String> {
 
 /// A subject's files, read (a mutant or alternative spliced into the
 /// reference).
-fn sources(root: &Path, subject: &Subject) -> Result<build::Sources, String> {
+fn sources(root: &Path, subject: &Subject) -> Result<compile::Sources, String> {
     type Rule = fn(&str, &str) -> Result<String, String>;
     let read = |p: &Path| std::fs::read(p).map_err(|e| format!("{}: {e}", p.display()));
     let text = |p: &Path| std::fs::read_to_string(p).map_err(|e| format!("{}: {e}", p.display()));
@@ -36,7 +36,7 @@ fn sources(root: &Path, subject: &Subject) -> Result<build::Sources, String> {
             .map(String::into_bytes)
             .map_err(|e| format!("{}: {e}", part.display())),
     };
-    Ok(build::Sources {
+    Ok(compile::Sources {
         lib: load(&subject.lib, "solutions/src/lib.rs", splice_items)?,
         advanced: subject
             .advanced
@@ -71,17 +71,17 @@ pub(super) fn examine(
     let core = steps.iter().any(|s| !is_advanced(s));
     let advanced = steps.iter().any(|s| is_advanced(s));
     let limits = Limits::default();
-    let runners = build::runners(root, &limits, Some((slot, &sources)), core, advanced)?;
+    let runners = compile::runners(root, &limits, Some((slot, &sources)), core, advanced)?;
     let core_runner = match &runners.core {
         Some(Err(e)) => return Ok((false, format!("does not compile:\n{e}"), None)),
         Some(Ok(path)) => Some(path.as_path()),
         None => None,
     };
     match &runners.advanced {
-        build::Advanced::DoesNotCompile(e) => {
+        compile::Advanced::DoesNotCompile(e) => {
             return Ok((false, format!("advanced.rs does not compile:\n{e}"), None))
         }
-        build::Advanced::Absent if advanced => {
+        compile::Advanced::Absent if advanced => {
             return Ok((false, "has no advanced.rs".into(), None));
         }
         _ => {}

@@ -15,7 +15,7 @@ pub(super) fn made_from(unit: Unit, recipe: &Recipe, dir: &Path, out: &Path) -> 
     let (len, mtime) = seen(&output)?;
     // The arguments too: a judge that compiles differently builds again.
     let args = unit
-        .args(recipe, out, crate::build::is_kit(dir))
+        .args(recipe, out, crate::compile::is_kit(dir))
         .ok()?
         .join(" ");
     let mut note = format!(

@@ -3,7 +3,7 @@
 //! while nothing it was made from changed.
 
 use super::files::{contents, own_file, seen};
-use crate::build::{jail, BuildError};
+use crate::compile::{jail, BuildError};
 use crate::limits::Confinement;
 use crate::spawn::{self, Exit};
 use serde::{Deserialize, Serialize};
@@ -91,7 +91,7 @@ fn stamp(dir: &Path) -> io::Result<String> {
     for file in MANIFESTS {
         line(Path::new(file));
     }
-    for krate in crate::build::RUNNER_CRATES {
+    for krate in crate::compile::RUNNER_CRATES {
         let from = dir.join(krate);
         if !from.is_dir() {
             line(Path::new(krate));
@@ -152,7 +152,7 @@ pub(super) fn recipe(
         return Ok(recipe);
     }
     let mut packages = vec!["lab-runner-core"];
-    if crate::build::is_kit(dir) {
+    if crate::compile::is_kit(dir) {
         // The judge's features (see checks/deps), so that nothing lab.sh's
         // build of the judge compiled is compiled again.
         packages.push("lab-deps");
@@ -168,9 +168,9 @@ pub(super) fn recipe(
         args.extend(["-p", package]);
     }
     let (exit, stdout, stderr) =
-        crate::build::cargo(dir, target, &args, crate::build::WARM_LIMIT, confinement)?;
+        crate::compile::cargo(dir, target, &args, crate::compile::WARM_LIMIT, confinement)?;
     if exit != Exit::Success {
-        return Err(crate::build::failed_build(&exit, &stderr));
+        return Err(crate::compile::failed_build(&exit, &stderr));
     }
     let libs: BTreeMap<_, _> = libraries(&stdout)
         .into_iter()

@@ -2,7 +2,7 @@
 
 use super::recipe::Recipe;
 use super::INCREMENTAL;
-use crate::build::BuildError;
+use crate::compile::BuildError;
 use std::path::{Path, PathBuf};
 
 /// The edition of the learner's crate and both runners: the workspace's
@@ -167,7 +167,7 @@ mod tests {
 
     /// The crates a manifest's `[dependencies]` names, as rustc names them.
     fn dependencies(manifest: &str) -> Vec<String> {
-        let mut names: Vec<String> = crate::build::dependency_names(manifest)
+        let mut names: Vec<String> = crate::compile::dependency_names(manifest)
             .iter()
             .map(|n| n.replace('-', "_"))
             .collect();
