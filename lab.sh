@@ -7,18 +7,24 @@ export LAB_ROOT="$root"
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$root/target}"
 cd "$root"
 
-# The language of the few lines said here, chosen as the checker chooses it:
-# --lang, else LAB_LANG, else LANG.
+# The language of the few lines said here, by the checker's own rule
+# (cli::language): the last well-formed --lang X or --lang=X, else LAB_LANG,
+# else LANG, else English; a value is Chinese if it starts with zh, English
+# if it starts with en or is C or POSIX, in any case, and is skipped if not.
+pick_lang() {
+  case "$1" in
+    [zZ][hH]*) lang=zh ;;
+    [eE][nN]*|[cC]|[pP][oO][sS][iI][xX]) lang=en ;;
+  esac
+}
 lang=en
-for v in "${LANG:-}" "${LAB_LANG:-}"; do
-  case "$v" in [zZ][hH]*) lang=zh ;; [eE][nN]*|C|POSIX) lang=en ;; esac
-done
+for v in "${LANG:-}" "${LAB_LANG:-}"; do pick_lang "$v"; done
 prev=
 for a in "$@"; do
   v=
   if [ "$prev" = --lang ]; then v=$a; fi
   case "$a" in --lang=*) v=${a#--lang=} ;; esac
-  case "$v" in [zZ][hH]*) lang=zh ;; [eE][nN]*) lang=en ;; esac
+  pick_lang "$v"
   prev=$a
 done
 say() { awk -F '\t' -v l="$lang" -v k="$1" '$1 == l && $2 == k { print $3; exit }' fixtures/i18n/shell.txt >&2; }

@@ -974,6 +974,24 @@ fn a_handout_builds_and_its_checks_fail_on_the_stubs() {
             r.stderr
         );
     }
+    // The judge's rule for the environment too: LAB_LANG before LANG, and
+    // C or POSIX (any case) is English, also as --lang's value.
+    let zh = ("LANG", "zh_CN.UTF-8");
+    for (words, env) in [
+        (&["selftest"][..], vec![zh, ("LAB_LANG", "C")]),
+        (
+            &["--lang", "posix", "selftest"],
+            vec![zh, ("LAB_LANG", "zh")],
+        ),
+    ] {
+        let r = run_env(&handout, "lab.sh", words, QUICK, &env);
+        assert_eq!(r.code, 2, "{words:?}: {}{}", r.stdout, r.stderr);
+        assert!(
+            r.stderr.contains("needs its solutions/"),
+            "{words:?} {env:?}: {}",
+            r.stderr
+        );
+    }
 }
 
 #[test]
