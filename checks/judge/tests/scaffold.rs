@@ -83,25 +83,21 @@ fn a_new_step_builds_and_fails_on_the_reference_until_it_is_written() {
     let judge = env!("CARGO_BIN_EXE_lab-judge");
     let root_env = kit.to_str().unwrap();
 
-    let added = run(
-        kit,
-        judge,
-        &["new-step", &step, "echo_back"],
-        &[("LAB_ROOT", root_env)],
-        QUICK,
-    );
+    let new_step = || {
+        run(
+            kit,
+            judge,
+            &["new-step", &step, "echo_back"],
+            &[("LAB_ROOT", root_env)],
+            QUICK,
+        )
+    };
+    let added = new_step();
     ok("new-step", &added);
-    assert!(added
-        .stdout
-        .contains(&format!("step {step} (echo_back) added")));
+    let said = format!("step {step} (echo_back) added");
+    assert!(added.stdout.contains(&said), "{}", added.stdout);
     // Run again, it refuses: the files are there.
-    let again = run(
-        kit,
-        judge,
-        &["new-step", &step, "echo_back"],
-        &[("LAB_ROOT", root_env)],
-        QUICK,
-    );
+    let again = new_step();
     assert_eq!(again.code, 2, "{}", again.stderr);
     assert!(again.stderr.contains("already exists"), "{}", again.stderr);
 
