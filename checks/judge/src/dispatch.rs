@@ -2,7 +2,8 @@
 //! it with `cli` and hands it to the command it names.
 
 use crate::{
-    autograder, bench, catalog, check, cli, grade, handout, learner, live, selftest, status, suites,
+    autograder, bench, catalog, check, cli, grade, handout, learner, live, scaffold, selftest,
+    status, suites,
 };
 use std::path::{Path, PathBuf};
 
@@ -55,6 +56,7 @@ pub fn run(args: &[String]) -> u8 {
         cli::Command::Gradescope(zip) => autograder::package(&root, &zip),
         cli::Command::Autograde(dir) => autograder::run(&root, &dir),
         cli::Command::Bench(args) => bench::run(&root, &args),
+        cli::Command::NewStep(args) => scaffold::run(&root, &args),
         cli::Command::Show(step) => learner::show(&root, step),
         cli::Command::Hint { step, all } => learner::hint(&root, step, all, false),
         cli::Command::Status => learner::status(&root),

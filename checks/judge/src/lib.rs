@@ -37,6 +37,7 @@ pub mod render;
 pub mod report;
 pub mod rng;
 pub mod sandbox;
+pub mod scaffold;
 pub mod screen;
 pub mod sections;
 pub mod selftest;

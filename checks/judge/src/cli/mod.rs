@@ -17,6 +17,7 @@ use crate::catalog::{lang_from, Lang};
 use crate::check::CheckArgs;
 use crate::grade::GradeArgs;
 use crate::live::TryArgs;
+use crate::scaffold::NewStepArgs;
 use crate::selftest::SelftestArgs;
 use clap::error::ErrorKind;
 use errors::one_line;
@@ -35,6 +36,8 @@ pub enum Command {
     /// `autograde [--root DIR]`: what the package's run_autograder runs.
     Autograde(PathBuf),
     Selftest(SelftestArgs),
+    /// `new-step NN NAME`: a new advanced step's files, for maintainers.
+    NewStep(NewStepArgs),
     Show(&'static str),
     Hint {
         step: &'static str,
@@ -466,6 +469,11 @@ mod tests {
             "selftest --seeds -2",
             "check --lang",
             "help nothing",
+            "new-step",
+            "new-step x",
+            "new-step 1 x",
+            "new-step 09 x",
+            "new-step 99 x",
         ] {
             let e = parse(&args(bad)).unwrap_err();
             assert!(!e.is_empty() && !e.contains('\n'), "{bad}: {e}");

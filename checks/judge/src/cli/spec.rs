@@ -11,6 +11,7 @@ use crate::console::Console;
 use crate::grade::GradeArgs;
 use crate::limits::{Confinement, Limits};
 use crate::live::TryArgs;
+use crate::scaffold::NewStepArgs;
 use crate::selftest::SelftestArgs;
 use crate::suites::parse_step;
 use clap::builder::{IntoResettable, Str};
@@ -193,6 +194,25 @@ pub(super) const COMMANDS: &[Spec] = &[
                 jobs: m.get_one::<u64>("jobs").map_or(2, |&n| n as usize),
                 only: m.get_one::<String>("only").cloned(),
             }))
+        },
+    },
+    Spec {
+        name: "new-step",
+        args: |w| {
+            vec![
+                Arg::new("step")
+                    .value_name("NN")
+                    .help(w.text("cli.opt.new_step_step")),
+                Arg::new("name")
+                    .value_name(w.name("cli.value.name"))
+                    .help(w.text("cli.opt.new_step_name")),
+                more(),
+            ]
+        },
+        read: |m| {
+            let given = |id: &str| m.get_many::<String>(id).into_iter().flatten().cloned();
+            let words: Vec<String> = given("step").chain(values(m, "name")).collect();
+            Ok(Command::NewStep(NewStepArgs::read(&words)?))
         },
     },
     Spec {

@@ -1,0 +1,220 @@
+//! The lines a new step adds to the kit's shared files: each one put right
+//! after the line of the last registered step that it follows, in that
+//! line's indentation. Every edit names the one line it follows exactly; a
+//! file without that line (or with it twice) is refused, never guessed at.
+
+use serde_json::Value;
+
+/// `text` with `new` put on its own line after the one line whose trimmed
+/// text is `anchor`; `None` unless exactly one line is.
+pub(super) fn after_line(text: &str, anchor: &str, new: &str) -> Option<String> {
+    let lines: Vec<&str> = text.split_inclusive('\n').collect();
+    let mut found = lines.iter().enumerate().filter(|(_, l)| l.trim() == anchor);
+    let (at, line) = found.next()?;
+    if found.next().is_some() || !line.ends_with('\n') {
+        return None;
+    }
+    let indent = &line[..line.len() - line.trim_start().len()];
+    let mut out: String = lines[..=at].concat();
+    out.push_str(&format!("{indent}{new}\n"));
+    out.push_str(&lines[at + 1..].concat());
+    Some(out)
+}
+
+/// `text` with its one occurrence of `old` replaced by `new`.
+pub(super) fn replace_once(text: &str, old: &str, new: &str) -> Option<String> {
+    (text.matches(old).count() == 1).then(|| text.replacen(old, new, 1))
+}
+
+/// The Rust sources that list every advanced step, as (file, edits): each
+/// edit is (the last step's line, the new step's line after it).
+pub(super) fn rust_lines(last: &str, step: &str, name: &str) -> Vec<(&'static str, Vec<Line>)> {
+    let pair = |old: &str| {
+        let new = old
+            .replace(&format!("S{last}"), &format!("S{step}"))
+            .replace(&format!("s{last}"), &format!("s{step}"))
+            .replace(&format!("\"{last}\""), &format!("\"{step}\""));
+        Line::After(old.to_string(), new)
+    };
+    vec![
+        (
+            "checks/judge/src/suites/mod.rs",
+            vec![Line::After(
+                registry_line(last, &registered_items(last)),
+                registry_line(step, name),
+            )],
+        ),
+        (
+            "checks/wire/src/scripts/mod.rs",
+            vec![
+                pair(&format!("pub mod s{last};")),
+                pair(&format!("S{last}(s{last}::Script),")),
+                pair(&format!("Script::S{last}(_) => \"{last}\",")),
+                pair(&format!("Script::S{last}(s) => serde_json::to_value(s),")),
+                pair(&format!(
+                    "\"{last}\" => s{last}::read(input).map(Script::S{last}),"
+                )),
+                Line::Replace(
+                    format!("s{last} => S{last});"),
+                    format!("s{last} => S{last}, s{step} => S{step});"),
+                ),
+            ],
+        ),
+        (
+            "checks/runner-advanced/src/glue/mod.rs",
+            vec![
+                pair(&format!("mod s{last};")),
+                pair(&format!("Script::S{last}(s) => s{last}::play(s),")),
+            ],
+        ),
+    ]
+}
+
+/// One edit of a shared source file.
+pub(super) enum Line {
+    /// Put the second line after the one line that reads as the first.
+    After(String, String),
+    /// Replace the one occurrence of the first text by the second.
+    Replace(String, String),
+}
+
+impl Line {
+    pub(super) fn apply(&self, text: &str) -> Option<String> {
+        match self {
+            Line::After(anchor, new) => after_line(text, anchor, new),
+            Line::Replace(old, new) => replace_once(text, old, new),
+        }
+    }
+}
+
+/// A step's line in the `steps!` registry.
+fn registry_line(step: &str, items: &str) -> String {
+    format!("(\"{step}\", \"{items}\", Advanced, s{step}),")
+}
+
+/// The items the registry names for `step`.
+fn registered_items(step: &str) -> String {
+    crate::suites::function_of(step).to_string()
+}
+
+/// `checks/judge/tests/snapshots.rs` with `mutant` named in `SHOWN` after
+/// the last step's mutant.
+pub(super) fn shown(text: &str, last: &str, mutant: &str) -> Option<String> {
+    let prefix = format!("\"{last}-");
+    let mut anchors = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| l.starts_with(&prefix) && l.ends_with("\","));
+    let anchor = anchors.next()?;
+    if anchors.next().is_some() {
+        return None;
+    }
+    after_line(text, anchor, &format!("\"{mutant}\","))
+}
+
+/// `fixtures/weights.json` (one line) with the new step worth 1.
+pub(super) fn weights(text: &str, step: &str) -> Option<String> {
+    let body = text.trim_end().strip_suffix('}')?;
+    serde_json::from_str::<serde_json::Map<String, Value>>(text).ok()?;
+    Some(format!("{body}, \"{step}\": 1}}\n"))
+}
+
+/// `fixtures/submissions/expected.json` (one submission a line) with the
+/// new step's status in every entry: `not-attempted` without an advanced
+/// file, `not-built` when it does not compile, otherwise `passed` when the
+/// step's section is the reference's and `not-started` when it is the
+/// stubs'.
+pub(super) fn expected(text: &str, step: &str) -> Option<String> {
+    let mut out = String::new();
+    for line in text.split_inclusive('\n') {
+        let Some(at) = line.find("\"steps\": {") else {
+            out.push_str(line);
+            continue;
+        };
+        let (_, entry) = line.trim().trim_end_matches(',').split_once(':')?;
+        let entry: Value = serde_json::from_str(entry).ok()?;
+        let status = status_in(&entry, step)?;
+        let close = at + line[at..].find('}')?;
+        out.push_str(&line[..close]);
+        out.push_str(&format!(", \"{step}\": \"{status}\""));
+        out.push_str(&line[close..]);
+    }
+    Some(out)
+}
+
+/// What the sample submission `entry` comes to on a new step.
+fn status_in(entry: &Value, step: &str) -> Option<&'static str> {
+    Some(match entry["advanced_build"].as_str()? {
+        "absent" => "not-attempted",
+        "failed" => "not-built",
+        _ => {
+            let make = &entry["make"];
+            let stubs = make["advanced"].as_str() == Some("fixtures/pristine/advanced.rs");
+            let taken = make["sections"]
+                .as_array()
+                .is_some_and(|s| s.iter().any(|s| s.as_str() == Some(step)));
+            if stubs && !taken {
+                "not-started"
+            } else {
+                "passed"
+            }
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_line_goes_after_its_one_anchor_in_its_indentation() {
+        let text = "a {\n    x,\n    y,\n}\n";
+        assert_eq!(
+            after_line(text, "y,", "z,").as_deref(),
+            Some("a {\n    x,\n    y,\n    z,\n}\n")
+        );
+        assert_eq!(after_line("x,\nx,\n", "x,", "z,"), None);
+        assert_eq!(after_line(text, "w,", "z,"), None);
+        assert_eq!(replace_once("a b a", "a", "c"), None);
+        assert_eq!(replace_once("a b", "a", "c").as_deref(), Some("c b"));
+    }
+
+    #[test]
+    fn weights_and_the_sample_class_gain_the_new_step() {
+        assert_eq!(
+            weights("{\"01\": 1, \"13\": 2}\n", "14").as_deref(),
+            Some("{\"01\": 1, \"13\": 2, \"14\": 1}\n")
+        );
+        let text = concat!(
+            "{\n",
+            "  \"a\": {\"build\": \"ok\", \"advanced_build\": \"absent\", \"steps\": {\"13\": \"not-attempted\"}},\n",
+            "  \"b\": {\"make\": {\"advanced\": \"solutions/advanced.rs\"}, \"build\": \"ok\", \"advanced_build\": \"ok\", \"steps\": {\"13\": \"passed\"}},\n",
+            "  \"c\": {\"make\": {\"advanced\": \"fixtures/pristine/advanced.rs\", \"sections\": [\"09\"]}, \"build\": \"ok\", \"advanced_build\": \"ok\", \"steps\": {\"13\": \"not-started\"}},\n",
+            "  \"d\": {\"build\": \"ok\", \"advanced_build\": \"failed\", \"steps\": {\"13\": \"not-built\"}}\n",
+            "}\n"
+        );
+        let out = expected(text, "14").unwrap();
+        let doc: Value = serde_json::from_str(&out).unwrap();
+        let got: Vec<&str> = ["a", "b", "c", "d"]
+            .iter()
+            .map(|k| doc[k]["steps"]["14"].as_str().unwrap())
+            .collect();
+        assert_eq!(got, ["not-attempted", "passed", "not-started", "not-built"]);
+        assert_eq!(out.lines().count(), text.lines().count());
+    }
+
+    #[test]
+    fn the_kit_s_shared_files_have_every_line_an_edit_follows() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+        let last = crate::suites::REGISTRY.last().unwrap().id;
+        let next = format!("{:02}", last.parse::<u32>().unwrap() + 1);
+        for (file, lines) in rust_lines(last, &next, "a_name") {
+            let text = std::fs::read_to_string(root.join(file)).unwrap();
+            for line in lines {
+                assert!(line.apply(&text).is_some(), "{file}");
+            }
+        }
+        let snapshots = std::fs::read_to_string(root.join("checks/judge/tests/snapshots.rs"));
+        assert!(shown(&snapshots.unwrap(), last, "x").is_some());
+    }
+}

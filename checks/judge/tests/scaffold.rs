@@ -1,0 +1,171 @@
+//! `lab-judge new-step` on a copy of the kit: right after it runs, the
+//! copy formats clean, builds and lints (the glue against the reference
+//! answers), its registry check finds nothing missing or stray, and the new
+//! step fails on the reference, named, as "not started". The copy builds in
+//! its own target folder, `target/scaffold`, so the judge it builds never
+//! stands in for the kit's own in `target/` or `target/e2e`. Every command
+//! runs under an outer time limit.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+fn kit_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .canonicalize()
+        .unwrap()
+}
+
+struct Run {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+/// Runs `program args…` in `dir`, killed and the test failed if it
+/// outlives `limit`.
+fn run(dir: &Path, program: &str, args: &[&str], env: &[(&str, &str)], limit: Duration) -> Run {
+    let out = tempfile::tempdir().unwrap();
+    let (o, e) = (out.path().join("o"), out.path().join("e"));
+    let mut child = Command::new(program)
+        .args(args)
+        .current_dir(dir)
+        .env("CARGO_TARGET_DIR", kit_root().join("target/scaffold"))
+        .env("LAB_LANG", "en")
+        .env_remove("LAB_ROOT")
+        .envs(env.iter().copied())
+        .stdin(Stdio::null())
+        .stdout(std::fs::File::create(&o).unwrap())
+        .stderr(std::fs::File::create(&e).unwrap())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{program} {args:?} did not finish within {limit:?}");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    Run {
+        code: status.code().unwrap_or(-1),
+        stdout: std::fs::read_to_string(&o).unwrap(),
+        stderr: std::fs::read_to_string(&e).unwrap(),
+    }
+}
+
+fn ok(what: &str, r: &Run) {
+    assert_eq!(r.code, 0, "{what}:\n{}\n{}", r.stdout, r.stderr);
+}
+
+const BUILD: Duration = Duration::from_secs(900);
+const QUICK: Duration = Duration::from_secs(60);
+
+#[test]
+fn a_new_step_builds_and_fails_on_the_reference_until_it_is_written() {
+    let copy = tempfile::tempdir().unwrap();
+    let root = kit_root();
+    // What a fresh clone would not have.
+    let skip = |rel: &Path| {
+        rel == Path::new("target")
+            || rel == Path::new(".git")
+            || rel == Path::new(".lab")
+            || rel == Path::new("student/src/advanced.rs")
+    };
+    lab_judge::files::copy_tree(&root, copy.path(), &skip).unwrap();
+    let kit = copy.path();
+    let step = lab_judge::scaffold::next_step();
+    let judge = env!("CARGO_BIN_EXE_lab-judge");
+    let root_env = kit.to_str().unwrap();
+
+    let new_step = || {
+        run(
+            kit,
+            judge,
+            &["new-step", &step, "echo_back"],
+            &[("LAB_ROOT", root_env)],
+            QUICK,
+        )
+    };
+    let added = new_step();
+    ok("new-step", &added);
+    let said = format!("step {step} (echo_back) added");
+    assert!(added.stdout.contains(&said), "{}", added.stdout);
+    // Run again, it refuses: the files are there.
+    let again = new_step();
+    assert_eq!(again.code, 2, "{}", again.stderr);
+    assert!(again.stderr.contains("already exists"), "{}", again.stderr);
+
+    ok(
+        "fmt",
+        &run(kit, "cargo", &["fmt", "--all", "--", "--check"], &[], QUICK),
+    );
+    let folders = format!("checks/judge/src/suites/s{step}/mod.rs");
+    let rustfmt = ["--edition", "2021", "--check", &folders];
+    ok("rustfmt", &run(kit, "rustfmt", &rustfmt, &[], QUICK));
+    ok(
+        "build",
+        &run(kit, "cargo", &["build", "-p", "lab-judge"], &[], BUILD),
+    );
+    let clippy = [
+        "clippy",
+        "-p",
+        "lab-runner-advanced",
+        "--all-targets",
+        "--",
+        "-D",
+        "warnings",
+    ];
+    let reference = [("LAB_ADVANCED_REFERENCE", "1")];
+    ok("clippy", &run(kit, "cargo", &clippy, &reference, BUILD));
+
+    // The copy's own judge: its registry check, and no subject (no subject
+    // is named registry-check-only).
+    let built = root.join("target/scaffold/debug/lab-judge");
+    let audit = run(
+        kit,
+        built.to_str().unwrap(),
+        &["selftest", "--only", "registry-check-only", "--seed", "1"],
+        &[("LAB_ROOT", root_env)],
+        QUICK,
+    );
+    ok("registry check", &audit);
+    assert!(
+        audit
+            .stdout
+            .contains("registry check: every registered step has its files"),
+        "{}",
+        audit.stdout
+    );
+
+    let check = run(
+        kit,
+        "bash",
+        &[
+            "lab.sh",
+            "check",
+            &step,
+            "--subject",
+            "solutions/src/lib.rs",
+            "--advanced",
+            "solutions/advanced.rs",
+            "--seed",
+            "1",
+        ],
+        &[],
+        BUILD,
+    );
+    assert_eq!(check.code, 1, "{}\n{}", check.stdout, check.stderr);
+    assert!(
+        check
+            .stdout
+            .contains(&format!("{step} echo_back :: not started")),
+        "{}",
+        check.stdout
+    );
+}
