@@ -52,16 +52,36 @@ fn copy_tree(from: &Path, to: &Path) {
     }
 }
 
-/// Tests run one at a time: several watch a terminal or time what they run,
-/// and the copies share the judge's build folders.
-static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+/// Most tests run beside one another (the judge locks the build folders
+/// they share: the kit's runners, each slot); a test that times what it
+/// runs, watches a terminal, rebuilds the judge or looks at the shared
+/// folders as a whole runs alone.
+static TOGETHER: std::sync::RwLock<()> = std::sync::RwLock::new(());
 
-/// A fresh copy of the kit, as a newcomer's clone would be.
-fn kit() -> (tempfile::TempDir, std::sync::MutexGuard<'static, ()>) {
-    let guard = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+/// Keeps a test beside others, or alone, while it lives.
+#[allow(dead_code)]
+enum Turn {
+    Together(std::sync::RwLockReadGuard<'static, ()>),
+    Alone(std::sync::RwLockWriteGuard<'static, ()>),
+}
+
+/// A fresh copy of the kit, as a newcomer's clone would be, for a test
+/// that may run beside others.
+fn kit() -> (tempfile::TempDir, Turn) {
+    let turn = Turn::Together(TOGETHER.read().unwrap_or_else(|e| e.into_inner()));
+    (copy_of_kit(), turn)
+}
+
+/// [`kit`], for a test that must run alone.
+fn kit_alone() -> (tempfile::TempDir, Turn) {
+    let turn = Turn::Alone(TOGETHER.write().unwrap_or_else(|e| e.into_inner()));
+    (copy_of_kit(), turn)
+}
+
+fn copy_of_kit() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     copy_tree(&kit_root(), dir.path());
-    (dir, guard)
+    dir
 }
 
 struct Run {
@@ -349,7 +369,7 @@ fn a_crate_that_does_not_compile_is_reported_as_such() {
 #[test]
 fn a_call_that_never_answers_is_told_as_it_happens() {
     use std::io::BufRead;
-    let (kit, _serial) = kit();
+    let (kit, _serial) = kit_alone();
     let solution = std::fs::read_to_string(kit.path().join("solutions/src/lib.rs")).unwrap();
     let at = solution.find("pub fn execute").unwrap();
     let body = at + solution[at..].find('{').unwrap() + 1;
@@ -938,7 +958,7 @@ fn a_class_with_odd_names_and_no_lib_rs_grades_in_shards_and_merges() {
 
 #[test]
 fn a_handout_builds_and_its_checks_fail_on_the_stubs() {
-    let (kit, _serial) = kit();
+    let (kit, _serial) = kit_alone();
     let out = tempfile::tempdir().unwrap();
     let handout = out.path().join("handout");
     let r = run(
@@ -1231,7 +1251,7 @@ fn reset_restores_one_stub_with_a_backup_and_watch_checks_once() {
 fn watch_rechecks_what_passed_and_fits_a_long_report_to_the_terminal() {
     use std::io::Read;
     use std::os::fd::AsRawFd;
-    let (kit, _serial) = kit();
+    let (kit, _serial) = kit_alone();
     let lib = kit.path().join("student/src/lib.rs");
     let solved = std::fs::read_to_string(kit.path().join("solutions/src/lib.rs")).unwrap();
     std::fs::write(&lib, &solved).unwrap();
@@ -1441,7 +1461,7 @@ fn result_without_timing(out: &Path, name: &str) -> serde_json::Value {
 /// kit, its judge binary and the slots' folders are untouched.
 #[test]
 fn a_hostile_class_changes_nothing_but_its_own_grades() {
-    let (kit, _serial) = kit();
+    let (kit, _serial) = kit_alone();
     let work = tempfile::tempdir().unwrap();
     let class = work.path().join("class");
     let hostile = kit_root().join("fixtures/hostile");
@@ -1778,7 +1798,7 @@ fn wait_for(path: &Path, words: &str, limit: Duration) -> String {
 #[test]
 fn watch_takes_single_keys_on_a_terminal_and_gives_the_terminal_back() {
     use std::io::Write;
-    let (kit, _serial) = kit();
+    let (kit, _serial) = kit_alone();
     let warm = run(kit.path(), "lab.sh", &["check", "01"], BUILD);
     assert_eq!(warm.code, 1, "{}{}", warm.stdout, warm.stderr);
     for stop in ["q", "SIGTERM"] {
