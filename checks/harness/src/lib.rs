@@ -8,6 +8,7 @@
 //! every expectation lives in the judge, in another process. The core runner
 //! and the advanced runner differ only in their dispatch functions.
 
+pub mod live13;
 mod sink;
 
 use lab_wire::{self as wire, Call, Observed, Outcome, PROTOCOL};

@@ -2,17 +2,16 @@
 //! the learner's step 11 and step 13 code against real servers the judge
 //! started on 127.0.0.1, with real clocks, sleeps, sockets and threads. A
 //! demonstration of how the injected parts map onto the world; nothing
-//! here is judged. `world.rs` (step 13's live world) links no learner
-//! code, so it is compiled, and its tests run, without an advanced file.
+//! here is judged. Step 13's live world links no learner code, so it is
+//! built once with the harness (`lab_harness::live13`), not at each save.
 
-// Without an advanced file only `world` and its tests are compiled.
+// Without an advanced file only the timeline helpers are compiled.
 #![cfg_attr(not(any(lab_advanced, lab_reference)), allow(dead_code))]
 
 #[cfg(any(lab_advanced, lab_reference))]
 mod s11;
 #[cfg(any(lab_advanced, lab_reference))]
 mod s13;
-mod world;
 
 use std::time::Instant;
 

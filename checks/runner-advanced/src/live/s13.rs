@@ -5,7 +5,7 @@
 //! judge's supplier servers) and answers through the learner's `to_http`.
 //! It serves COUNT inbound connections, then ends.
 
-use super::world::{Live, LiveEvent, LiveNote, LiveSupplier, OutboundSlots};
+use lab_harness::live13::{Live, LiveEvent, LiveNote, LiveSupplier, OutboundSlots};
 use super::{at, line};
 use crate::advanced::{fan_out, to_http, Gate};
 use lab_api::advanced::{

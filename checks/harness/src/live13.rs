@@ -1,7 +1,8 @@
 //! Step 13's live world, for `lab.sh try 13` only: what an `Env` asks of
 //! its world (`lab_api::advanced::EnvWorld`) over real time, real threads
 //! and real HTTP. Never used by the checks, whose world is the scripted one
-//! in `lab-api`.
+//! in `lab-api`. It links no learner code, so it lives here, built once
+//! with the harness, and the advanced runner only plugs it in.
 
 use lab_api::advanced::{CallError, EnvWorld, Offer, QuoteRequest, Reply, TaskCancelled};
 use lab_wire::http::{self, Answer, Failure};
