@@ -5,12 +5,12 @@
 //! judge's supplier servers) and answers through the learner's `to_http`.
 //! It serves COUNT inbound connections, then ends.
 
-use lab_harness::live13::{Live, LiveEvent, LiveNote, LiveSupplier, OutboundSlots};
 use super::{at, line};
 use crate::advanced::{fan_out, to_http, Gate};
 use lab_api::advanced::{
     Env, FanOutError, QuoteRequest, Reply, SupplierOutcome, SupplierReport, BUDGET, OUTBOUND_LIMIT,
 };
+use lab_harness::live13::{Live, LiveEvent, LiveNote, LiveSupplier, OutboundSlots};
 use lab_wire::http;
 use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::os::fd::FromRawFd;
