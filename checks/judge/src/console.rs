@@ -302,7 +302,7 @@ mod tests {
     fn a_later_failing_clause_of_any_step_is_told_as_part_of_the_first_ones_story() {
         // Step 04 is a pure function, not a scripted world.
         let mut result = StepResult::unavailable("04", 1, ClauseVerdict::NotAttempted);
-        result.suite = crate::suites::build("04", 1);
+        result.suite = std::sync::Arc::new(crate::suites::build("04", 1));
         for v in result.verdicts.iter_mut() {
             *v = ClauseVerdict::Passed { checks: 1 };
         }

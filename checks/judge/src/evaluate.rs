@@ -10,12 +10,15 @@ use crate::verdict::{clause_verdict, judge, ClauseVerdict, Fault};
 use lab_wire::Observed;
 use std::io;
 use std::path::Path;
+use std::sync::Arc;
 
 /// At most this many failing inputs are shown per clause.
 pub const SHOWN_PER_CLAUSE: usize = 3;
 
 pub struct StepResult {
-    pub suite: Suite,
+    /// Shared with the other submissions a grading worker runs it for;
+    /// copied only when shrinking adds a check to it.
+    pub suite: Arc<Suite>,
     pub run: SuiteRun,
     pub verdicts: Vec<ClauseVerdict>,
     /// Wall time of running and judging the step (shrinking included).
@@ -29,7 +32,7 @@ impl StepResult {
         let suite = skeleton(step, seed);
         let n = suite.clauses.len();
         StepResult {
-            suite,
+            suite: Arc::new(suite),
             run: SuiteRun {
                 got: vec![Vec::new(); n],
                 printed: 0,
@@ -106,7 +109,7 @@ fn skeleton(step: &'static str, seed: u64) -> Suite {
 
 /// A suite with the random ids of its cases, ready to run.
 pub struct Prepared {
-    pub suite: Suite,
+    pub suite: Arc<Suite>,
     pub seed: u64,
     pub ids: Vec<String>,
     pub cases: io::Result<session::CasesFile>,
@@ -141,7 +144,7 @@ pub fn prepare(steps: &[&'static str], seed: u64) -> Vec<Prepared> {
             let ids: Vec<String> = (0..count).map(|_| g.id("c")).collect();
             let cases = session::write_cases(&suite, &ids);
             Prepared {
-                suite,
+                suite: Arc::new(suite),
                 seed,
                 ids,
                 cases,
@@ -273,7 +276,7 @@ fn shrink_failures(
         if let (Some((check, f, output)), ClauseVerdict::Failed { faults, total }) =
             (best, &mut result.verdicts[c])
         {
-            let clause = &mut result.suite.clauses[c];
+            let clause = &mut Arc::make_mut(&mut result.suite).clauses[c];
             clause.checks.push(check);
             result.run.output[c].resize(clause.checks.len() - 1, None);
             result.run.output[c].push(output);

@@ -73,13 +73,7 @@ pub fn run(
     ids: &[String],
     limits: Limits,
 ) -> io::Result<SuiteRun> {
-    let place: Vec<usize> = suite
-        .clauses
-        .iter()
-        .enumerate()
-        .flat_map(|(c, cl)| std::iter::repeat_n(c, cl.checks.len()))
-        .collect();
-    let n = place.len();
+    let n: usize = suite.clauses.iter().map(|c| c.checks.len()).sum();
     let deadline = Instant::now() + limits.suite;
     let batched = cases.batch.iter().any(|b| *b);
     let mut spent = vec![Duration::ZERO; suite.clauses.len()];
@@ -94,8 +88,10 @@ pub fn run(
     for (i, g) in first.got.into_iter().enumerate() {
         let covers = cases.covers[i].clone();
         // A batch's output belongs to all the inputs it checked at once.
-        for k in covers.clone() {
-            output[k] = first.output[i].clone();
+        if let Some(printed) = &first.output[i] {
+            for k in covers.clone() {
+                output[k] = Some(printed.clone());
+            }
         }
         if !cases.batch[i] {
             got[covers.start] = g;
@@ -126,16 +122,23 @@ pub fn run(
             output[singles.covers[i].start] = o;
         }
     }
-    let mut per_clause: Vec<Vec<Got>> = suite
+    // Cases come in the suite's order, clause after clause.
+    let (mut got, mut output) = (got.into_iter(), output.into_iter());
+    let per_clause: Vec<Vec<Got>> = suite
         .clauses
         .iter()
-        .map(|c| Vec::with_capacity(c.checks.len()))
+        .map(|c| {
+            got.by_ref()
+                .take(c.checks.len())
+                .map(|g| g.unwrap_or(Got::NotRun))
+                .collect()
+        })
         .collect();
-    let mut output_per_clause: Vec<Vec<Option<String>>> = vec![Vec::new(); per_clause.len()];
-    for (i, (g, o)) in got.into_iter().zip(output).enumerate() {
-        per_clause[place[i]].push(g.unwrap_or(Got::NotRun));
-        output_per_clause[place[i]].push(o);
-    }
+    let output_per_clause: Vec<Vec<Option<String>>> = suite
+        .clauses
+        .iter()
+        .map(|c| output.by_ref().take(c.checks.len()).collect())
+        .collect();
     Ok(SuiteRun {
         got: per_clause,
         printed,
