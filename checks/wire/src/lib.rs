@@ -1,7 +1,7 @@
 //! The JSON-lines protocol between the judge and the runner, kept apart from
 //! `lab-api` so that a learner's `pub use lab_api::*;` brings only the
 //! contract's types. [`scripts`] holds the shapes of the advanced steps'
-//! checker scripts.
+//! checker scripts; [`live`] names the demonstrations of `lab.sh try`.
 //!
 //! The judge writes a cases file: one [`Header`] line, then one [`Case`] per
 //! line. The runner appends one [`Outcome`] per case to the outcomes file and
@@ -9,7 +9,10 @@
 //! reports what it observed; it never judges.
 
 pub mod http;
+pub mod live;
 pub mod scripts;
+
+pub use live::Live;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 

@@ -396,6 +396,55 @@ mod tests {
         assert_eq!(demo("try 8").step, "08");
     }
 
+    /// The two-digit numbers of `text`, each once, in order of first use.
+    fn steps_named(text: &str) -> Vec<&str> {
+        let mut out: Vec<&str> = Vec::new();
+        for n in text.split(|c: char| !c.is_ascii_digit()) {
+            if n.len() == 2 && !out.contains(&n) {
+                out.push(n);
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn the_try_texts_name_the_steps_the_registry_gives_a_demonstration() {
+        // The texts of `try` are translated prose that describes each
+        // demonstration, so they stay written out; they must name exactly
+        // the registry's steps with one, the default first, in both languages.
+        let live = crate::suites::live_ids();
+        let advanced: Vec<&str> = live
+            .iter()
+            .copied()
+            .filter(|s| crate::suites::is_advanced(s))
+            .collect();
+        let usages = [
+            include_str!("../usage.txt"),
+            include_str!("../usage.zh.txt"),
+        ];
+        for (lang, usage) in [Lang::En, Lang::Zh].into_iter().zip(usages) {
+            let parts = crate::suites::words(crate::catalog::index(lang));
+            let words = crate::catalog::whole(lang, &parts);
+            for key in ["cli.opt.try_step", "cli.try.about"] {
+                assert_eq!(steps_named(&words[key]), live, "{lang:?} {key}");
+            }
+            for key in ["cli.opt.try_advanced", "error.try_advanced"] {
+                assert_eq!(steps_named(&words[key]), advanced, "{lang:?} {key}");
+            }
+            let block: String = usage
+                .lines()
+                .skip_while(|l| !l.starts_with("  try "))
+                .take_while(|l| !l.starts_with("  reset "))
+                .collect::<Vec<_>>()
+                .join("\n");
+            assert_eq!(steps_named(&block), live, "{lang:?} usage: {block}");
+            assert!(
+                block.starts_with(&format!("  try [{}]", live[0])),
+                "{lang:?} usage: the default comes first"
+            );
+        }
+    }
+
     #[test]
     fn grade_takes_shards_and_merges() {
         let Command::Grade(g) = parse(&args("grade --shard 2/4 --jobs 3 a b"))

@@ -457,13 +457,14 @@ pub(super) fn read_grade(m: &ArgMatches) -> Result<GradeArgs, String> {
 /// `[NN] [--subject PATH] [--advanced PATH]`: a step without a
 /// demonstration is a one-line error naming those that have one.
 pub(super) fn read_try(m: &ArgMatches) -> Result<Command, String> {
-    let steps = crate::live::STEPS.join(", ");
+    let live = crate::suites::live_ids();
+    let steps = live.join(", ");
     let no_demo = |step: &str| tr("error.try_step", &[("step", &step), ("steps", &steps)]);
     let given = values(m, "step");
     let step = match &given[..] {
-        [] => crate::live::STEPS[0],
+        [] => live[0],
         [step] => parse_step(step)
-            .filter(|s| crate::live::STEPS.contains(s))
+            .filter(|s| live.contains(s))
             .ok_or_else(|| no_demo(step))?,
         [_, extra, ..] => return Err(no_demo(extra)),
     };

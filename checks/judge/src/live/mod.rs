@@ -1,12 +1,14 @@
 //! `lab.sh try [NN]`: a step's code against real HTTP servers that the
 //! judge starts on 127.0.0.1, inside the same confined runner as the
 //! checks, printing both sides' timelines. A demonstration, not a grading
-//! path: nothing is judged.
-//! - 08 (this file): the learner's `execute` against scripted 503, 429, 200;
-//! - 11 (`s11`): `execute_admitted` against 503, 429 with an HTTP-date,
-//!   a late 200, then a malformed Retry-After;
-//! - 13 (`s13`): QuoteFlow: an inbound front around `fan_out` and
-//!   `to_http` in the runner, supplier servers and an inbound client here.
+//! path: nothing is judged. The registry says which step has which
+//! demonstration (`lab_wire::Live`):
+//! - `Execute` (this file, step 08): the learner's `execute` against
+//!   scripted 503, 429, 200;
+//! - `Admitted` (`s11`): `execute_admitted` against 503, 429 with an
+//!   HTTP-date, a late 200, then a malformed Retry-After;
+//! - `QuoteFlow` (`s13`): an inbound front around `fan_out` and `to_http`
+//!   in the runner, supplier servers and an inbound client here.
 
 mod s11;
 mod s13;
@@ -16,6 +18,7 @@ use crate::compile::{self, BuildError};
 use crate::spawn::{self, Captured, Exit, Watch};
 use crate::status;
 use lab_wire::http::{request_line, respond};
+use lab_wire::Live;
 use std::net::{TcpListener, TcpStream};
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
@@ -27,21 +30,23 @@ use std::time::{Duration, Instant};
 /// `lab.sh try`'s arguments.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TryArgs {
-    /// One of `live::STEPS`; `08` when none was named.
+    /// A step with a demonstration (`suites::live_ids`); the first of them
+    /// when none was named.
     pub step: &'static str,
     pub subject: Option<PathBuf>,
-    /// The advanced.rs to run (steps 11 and 13 only).
+    /// The advanced.rs to run (advanced steps only).
     pub advanced: Option<PathBuf>,
 }
 
-/// The steps that have a demonstration; the first is the default.
-pub const STEPS: [&str; 3] = ["08", "11", "13"];
-
+/// Runs the demonstration the registry names for `args.step`; a step
+/// without one is a kit bug (`cli` accepts only `suites::live_ids`).
 pub fn run(root: &Path, args: &TryArgs) -> u8 {
-    match args.step {
-        "11" => s11::run(root, args),
-        "13" => s13::run(root, args),
-        _ => core(root, args.subject.as_deref()),
+    let entry = crate::suites::entry(args.step);
+    match entry.live {
+        Some(Live::Execute) => core(root, args),
+        Some(Live::Admitted) => s11::run(root, args),
+        Some(Live::QuoteFlow) => s13::run(root, args),
+        None => panic!("step {} has no demonstration", entry.id),
     }
 }
 
@@ -184,7 +189,7 @@ fn ending(exit: Exit, captured: &Captured, step: &'static str, function: &str) -
     }
 }
 
-/// The advanced runner for `try 11` or `try 13`: the kit's own
+/// The advanced runner for an advanced step's demonstration: the kit's own
 /// student/src/advanced.rs, or `--advanced`, or the subject's; with the
 /// slot's lock (if any). `Err` is the exit status, already explained.
 fn advanced_runner(
@@ -275,8 +280,9 @@ impl Log {
     }
 }
 
-/// `lab.sh try` (step 08).
-fn core(root: &Path, subject: Option<&Path>) -> u8 {
+/// `lab.sh try` of a core step (`Live::Execute`).
+fn core(root: &Path, args: &TryArgs) -> u8 {
+    let subject = args.subject.as_deref();
     // Holds the slot's lock (if any) until the demonstration is over.
     let built = match compile::runner_for(root, &crate::limits::Limits::default(), subject, "try") {
         Ok(b) => b,
@@ -352,7 +358,7 @@ fn core(root: &Path, subject: Option<&Path>) -> u8 {
     for line in log.lock().map(|l| l.clone()).unwrap_or_default() {
         println!("{line}");
     }
-    ending(exit, &captured, "08", "execute")
+    ending(exit, &captured, args.step, "execute")
 }
 
 #[cfg(test)]

@@ -112,7 +112,7 @@ pub fn run(root: &Path, args: &TryArgs) -> u8 {
         });
         let outcome = super::supervised(
             &runner,
-            &["try".into(), "11".into(), addr.to_string()],
+            &["try".into(), args.step.into(), addr.to_string()],
             &[addr.port()],
             None,
         );
@@ -127,7 +127,7 @@ pub fn run(root: &Path, args: &TryArgs) -> u8 {
     print!("{}", spawn::excerpt(&captured.stdout, 64 << 10));
     println!("{}", t("try.server_view"));
     log.print();
-    ending(exit, &captured, "11", "execute_admitted")
+    ending(exit, &captured, args.step, "execute_admitted")
 }
 
 #[cfg(test)]

@@ -218,7 +218,7 @@ pub fn run(root: &Path, args: &TryArgs) -> u8 {
         .collect();
     let mut runner_args = vec![
         "try".to_string(),
-        "13".into(),
+        args.step.into(),
         super::FRONT_FD.to_string(),
         (AT_ONCE + 1).to_string(),
     ];
@@ -267,5 +267,5 @@ pub fn run(root: &Path, args: &TryArgs) -> u8 {
     print!("{}", spawn::excerpt(&captured.stdout, 64 << 10));
     println!("{}", t("try.server_view13"));
     log.print();
-    ending(exit, &captured, "13", "fan_out")
+    ending(exit, &captured, args.step, "fan_out")
 }

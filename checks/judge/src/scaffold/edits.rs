@@ -40,8 +40,8 @@ pub(super) fn rust_lines(last: &str, step: &str, name: &str) -> Vec<(&'static st
         (
             "checks/judge/src/suites/mod.rs",
             vec![Line::After(
-                registry_line(last, &registered_items(last)),
-                registry_line(step, name),
+                registered_line(last),
+                registry_line(step, name, None),
             )],
         ),
         (
@@ -87,14 +87,17 @@ impl Line {
     }
 }
 
-/// A step's line in the `steps!` registry.
-fn registry_line(step: &str, items: &str) -> String {
-    format!("(\"{step}\", \"{items}\", Advanced, s{step}),")
+/// A step's line in the `steps!` registry, with its demonstration if it
+/// has one.
+fn registry_line(step: &str, items: &str, live: Option<lab_wire::Live>) -> String {
+    let live = live.map_or(String::new(), |l| format!(", live: {l:?}"));
+    format!("(\"{step}\", \"{items}\", Advanced, s{step}{live}),")
 }
 
-/// The items the registry names for `step`.
-fn registered_items(step: &str) -> String {
-    crate::suites::function_of(step).to_string()
+/// The line the registry has for `step`.
+fn registered_line(step: &str) -> String {
+    let entry = crate::suites::entry(step);
+    registry_line(entry.id, entry.items, entry.live)
 }
 
 /// `checks/judge/tests/snapshots.rs` with `mutant` named in `SHOWN` after

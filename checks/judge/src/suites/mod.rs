@@ -6,7 +6,7 @@
 mod fixture;
 
 use crate::rng::Gen;
-use lab_wire::{Call, Ending, Event};
+use lab_wire::{Call, Ending, Event, Live};
 use std::sync::Arc;
 
 /// Which of the learner's files a step lives in, and how it counts.
@@ -33,8 +33,9 @@ impl Track {
 /// them. Rendering, verdicts and shrinking reach a step only through here.
 pub trait Step: Sync {
     /// The step's clauses and checks for one run: the hand-written table's
-    /// cases first, then the generated ones.
-    fn build(&self, g: &mut Gen) -> Builder;
+    /// cases first, then the generated ones. `step` is the step's number,
+    /// from its registry line.
+    fn build(&self, step: &'static str, g: &mut Gen) -> Builder;
     /// A call of this step as the learner reads it (Rust source; an
     /// advanced script may take several lines).
     fn show_call(&self, call: &Call) -> String;
@@ -74,30 +75,34 @@ pub trait Step: Sync {
 }
 
 /// A registered step: its number, the learner items it checks, its track,
-/// its code and its data files (embedded at build time).
+/// its code, its live demonstration if it has one, and its data files
+/// (embedded at build time).
 pub struct Entry {
     pub id: &'static str,
     pub items: &'static str,
     pub track: Track,
     pub step: &'static dyn Step,
+    /// What `lab.sh try NN` shows of the step, if anything.
+    pub live: Option<Live>,
     /// `fixtures/cases/NN.json`: the hand-written table.
     pub table: &'static str,
     /// `fixtures/i18n/{en,zh}/NN.json`: the step's words (clause names…).
     pub words: [&'static str; 2],
 }
 
-/// The `ThisStep` of a core step's folder: `build` in its `mod.rs`, how a
-/// call reads in `view::show_call`; with `shrinks`, also `view::shrink` and
-/// `view::expect`; with `domains`, `view::domain` (see [`Step::domain`]);
-/// with `times`, `view::times` (a timeline's event times).
+/// The `ThisStep` of a core step's folder: `build(step, g)` in its `mod.rs`
+/// (`step` from the registry), how a call reads in `view::show_call`; with
+/// `shrinks`, also `view::shrink` and `view::expect`; with `domains`,
+/// `view::domain` (see [`Step::domain`]); with `times`, `view::times` (a
+/// timeline's event times).
 macro_rules! core_step {
     ($($what:ident),*) => {
         /// This step in the registry.
         pub struct ThisStep;
 
         impl super::Step for ThisStep {
-            fn build(&self, g: &mut crate::rng::Gen) -> super::Builder {
-                build(g)
+            fn build(&self, step: &'static str, g: &mut crate::rng::Gen) -> super::Builder {
+                build(step, g)
             }
             fn show_call(&self, call: &lab_wire::Call) -> String {
                 view::show_call(call)
@@ -128,9 +133,10 @@ macro_rules! core_step {
     };
 }
 
-/// The `ThisStep` of an advanced step's folder: `build` in its `mod.rs`, a
-/// script read by `view::show_input`, and the runner's answers read as
-/// `$observed` (the step's [`Observable`] type).
+/// The `ThisStep` of an advanced step's folder: `build(step, g)` in its
+/// `mod.rs` (`step` from the registry), a script read by `view::show_input`,
+/// and the runner's answers read as `$observed` (the step's [`Observable`]
+/// type).
 /// `advanced_step!(Observed, world)` marks a step that plays scripted
 /// worlds ([`Step::scripted_world`]).
 macro_rules! advanced_step {
@@ -139,8 +145,8 @@ macro_rules! advanced_step {
         pub struct ThisStep;
 
         impl super::Step for ThisStep {
-            fn build(&self, g: &mut crate::rng::Gen) -> super::Builder {
-                build(g)
+            fn build(&self, step: &'static str, g: &mut crate::rng::Gen) -> super::Builder {
+                build(step, g)
             }
             fn show_call(&self, call: &lab_wire::Call) -> String {
                 match call {
@@ -160,11 +166,25 @@ macro_rules! advanced_step {
     };
 }
 
-/// One registry line: `step!(id, items, track, module)`. The module is the
-/// step's folder, `suites/sNN/`, whose `ThisStep` implements [`Step`].
+/// One registry line: `(id, items, track, module)`, or
+/// `(id, items, track, module, live: Mode)` for a step with a demonstration
+/// (`lab.sh try`; `Mode` a variant of [`Live`]). The module is the step's
+/// folder, `suites/sNN/`, whose `ThisStep` implements [`Step`]; its
+/// `build` gets `id` from here, and its tests read it as `ThisStep::ID`.
 macro_rules! steps {
-    ($(($id:literal, $items:literal, $track:ident, $module:ident),)*) => {
-        $(mod $module;)*
+    (@live) => { None };
+    (@live $live:ident) => { Some(Live::$live) };
+    ($(($id:literal, $items:literal, $track:ident, $module:ident $(, live: $live:ident)?),)*) => {
+        $(
+            mod $module;
+            // Not every step's tests need it.
+            #[cfg(test)]
+            #[allow(dead_code)]
+            impl $module::ThisStep {
+                /// The step's number, from its registry line, for its tests.
+                pub const ID: &'static str = $id;
+            }
+        )*
         /// Every step of the lab, in order. Nothing else in the judge names
         /// a step, counts them or writes a range of them.
         pub static REGISTRY: &[Entry] = &[$(Entry {
@@ -172,6 +192,7 @@ macro_rules! steps {
             items: $items,
             track: Track::$track,
             step: &$module::ThisStep,
+            live: steps!(@live $($live)?),
             table: include_str!(concat!("../../../../fixtures/cases/", $id, ".json")),
             words: [
                 include_str!(concat!("../../../../fixtures/i18n/en/", $id, ".json")),
@@ -189,12 +210,12 @@ steps! {
     ("05", "jitter", Core, s05),
     ("06", "wait_delay", Core, s06),
     ("07", "can_attempt", Core, s07),
-    ("08", "execute", Core, s08),
+    ("08", "execute", Core, s08, live: Execute),
     ("09", "Deadline", Advanced, s09),
     ("10", "parse_retry_after", Advanced, s10),
-    ("11", "admit, execute_admitted", Advanced, s11),
+    ("11", "admit, execute_admitted", Advanced, s11, live: Admitted),
     ("12", "sleep_at_least, guarded_read", Advanced, s12),
-    ("13", "Gate, fan_out, to_http", Advanced, s13),
+    ("13", "Gate, fan_out, to_http", Advanced, s13, live: QuoteFlow),
 }
 
 /// The registered step `id`; an id that is not registered is a kit bug
@@ -219,6 +240,16 @@ pub fn track(track: Track) -> impl Iterator<Item = (&'static str, &'static str)>
         .iter()
         .filter(move |e| e.track == track)
         .map(|e| (e.id, e.items))
+}
+
+/// The steps that have a live demonstration (`lab.sh try`), in order; the
+/// first is the one `try` shows when no step is named.
+pub fn live_ids() -> Vec<&'static str> {
+    REGISTRY
+        .iter()
+        .filter(|e| e.live.is_some())
+        .map(|e| e.id)
+        .collect()
 }
 
 /// The core steps' numbers, in order.
@@ -412,6 +443,11 @@ impl Builder {
         Builder { step, clauses }
     }
 
+    /// The step whose checks these are.
+    pub fn step(&self) -> &'static str {
+        self.step
+    }
+
     /// Adds a check to a clause; an unknown key is a kit bug, caught by tests.
     pub fn add(&mut self, key: &str, call: Call, expect: Expect) {
         let full = format!("{}/{key}", self.step);
@@ -460,7 +496,7 @@ pub fn parse_step(text: &str) -> Option<&'static str> {
 pub fn build(step: &str, seed: u64) -> Suite {
     let entry = entry(step);
     let mut g = Gen::fork(seed, step);
-    entry.step.build(&mut g).finish(entry.items)
+    entry.step.build(entry.id, &mut g).finish(entry.items)
 }
 
 #[cfg(test)]
@@ -559,6 +595,20 @@ mod tests {
             };
             assert_eq!(calls(&a), calls(&b), "step {step}");
         }
+    }
+
+    #[test]
+    fn each_demonstration_is_registered_once_under_the_step_a_runner_names_it_by() {
+        for live in Live::ALL {
+            let at: Vec<_> = REGISTRY.iter().filter(|e| e.live == Some(live)).collect();
+            assert_eq!(at.len(), 1, "{live:?} is registered {} times", at.len());
+            assert_eq!(
+                at[0].id,
+                live.step(),
+                "{live:?}: lab_wire and the registry disagree"
+            );
+        }
+        assert_eq!(live_ids(), ["08", "11", "13"]);
     }
 
     #[test]

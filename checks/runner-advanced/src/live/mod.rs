@@ -1,8 +1,8 @@
-//! `lab-runner-advanced try 11 ADDRESS` and `try 13 FD COUNT NAME=PORT...`:
-//! the learner's step 11 and step 13 code against real servers the judge
-//! started on 127.0.0.1, with real clocks, sleeps, sockets and threads. A
-//! demonstration of how the injected parts map onto the world; nothing
-//! here is judged. Step 13's live world links no learner code, so it is
+//! `lab-runner-advanced try 11 ADDRESS` and `try 13 FD COUNT NAME=PORT...`
+//! (`lab_wire::Live`'s `Admitted` and `QuoteFlow`): the learner's step 11
+//! and step 13 code against real servers the judge started on 127.0.0.1,
+//! with real clocks, sleeps, sockets and threads. A demonstration of how
+//! the injected parts map onto the world; nothing here is judged. Step 13's live world links no learner code, so it is
 //! built once with the harness (`lab_harness::live13`), not at each save.
 
 // Without an advanced file only the timeline helpers are compiled.
@@ -15,15 +15,27 @@ mod s13;
 
 use std::time::Instant;
 
-/// The runner's other mode (see `lab_harness::serve`).
+/// The runner's other mode (see `lab_harness::serve`): `try STEP ...`, the
+/// step read as its demonstration by `lab_wire::Live`, as the judge names it.
 #[cfg(any(lab_advanced, lab_reference))]
 pub fn try_mode(args: &[String]) -> Option<Result<(), String>> {
-    match args {
-        [mode, step, address] if mode == "try" && step == "11" => Some(s11::run(address)),
-        [mode, step, fd, count, suppliers @ ..] if mode == "try" && step == "13" => {
-            Some(s13::run(fd, count, suppliers))
-        }
-        _ => None,
+    let [mode, step, rest @ ..] = args else {
+        return None;
+    };
+    if mode != "try" {
+        return None;
+    }
+    match lab_wire::Live::of_step(step)? {
+        lab_wire::Live::Admitted => match rest {
+            [address] => Some(s11::run(address)),
+            _ => None,
+        },
+        lab_wire::Live::QuoteFlow => match rest {
+            [fd, count, suppliers @ ..] => Some(s13::run(fd, count, suppliers)),
+            _ => None,
+        },
+        // The core runner's (`lab-runner try ADDRESS`).
+        lab_wire::Live::Execute => None,
     }
 }
 

@@ -7,9 +7,9 @@ use crate::oracle;
 use crate::rng::Gen;
 use lab_wire::Call;
 
-pub fn build(_g: &mut Gen) -> Builder {
-    let mut b = Builder::new("01", &["true-for-four", "false-for-others"]);
-    for case in fixture::table("01") {
+pub fn build(step: &'static str, _g: &mut Gen) -> Builder {
+    let mut b = Builder::new(step, &["true-for-four", "false-for-others"]);
+    for case in fixture::table(step) {
         let status = fixture::uint(&case, "status") as u16;
         b.add(
             fixture::clause(&case),

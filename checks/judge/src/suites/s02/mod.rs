@@ -38,9 +38,9 @@ fn random_key(g: &mut Gen) -> Option<String> {
     }
 }
 
-pub fn build(g: &mut Gen) -> Builder {
-    let mut b = Builder::new("02", &KEYS);
-    for case in fixture::table("02") {
+pub fn build(step: &'static str, g: &mut Gen) -> Builder {
+    let mut b = Builder::new(step, &KEYS);
+    for case in fixture::table(step) {
         let call = Call::ReplaySafe {
             method: fixture::opt_text(&case, "method").expect("method is a string"),
             key: fixture::opt_text(&case, "key"),

@@ -7,12 +7,12 @@ use crate::oracle;
 use crate::rng::Gen;
 use lab_wire::{Call, F64};
 
-pub fn build(g: &mut Gen) -> Builder {
+pub fn build(step: &'static str, g: &mut Gen) -> Builder {
     let mut b = Builder::new(
-        "03",
+        step,
         &["positive", "not-positive", "nan", "infinite", "random"],
     );
-    for case in fixture::table("03") {
+    for case in fixture::table(step) {
         let (deadline, now) = (
             fixture::float(&case, "deadline"),
             fixture::float(&case, "now"),

@@ -15,7 +15,7 @@ fn bound(g: &mut Gen) -> f64 {
     }
 }
 
-pub fn build(g: &mut Gen) -> Builder {
+pub fn build(step: &'static str, g: &mut Gen) -> Builder {
     // The general rule before its special case -0.0, whose rows also
     // compute min(cap, base * 2^attempt): a mistake in that rule shows
     // first under the clause that states it.
@@ -26,8 +26,8 @@ pub fn build(g: &mut Gen) -> Builder {
         "negative-zero",
         "random",
     ];
-    let mut b = Builder::new("04", &keys);
-    for case in fixture::table("04") {
+    let mut b = Builder::new(step, &keys);
+    for case in fixture::table(step) {
         let call = Call::Backoff {
             attempt: fixture::uint(&case, "attempt") as u32,
             base: F64(fixture::float(&case, "base")),

@@ -7,7 +7,7 @@ use crate::oracle;
 use crate::rng::Gen;
 use lab_wire::{Call, F64};
 
-pub fn build(g: &mut Gen) -> Builder {
+pub fn build(step: &'static str, g: &mut Gen) -> Builder {
     // The general rule before its boundaries, whose rows with a delay
     // other than 0 also scale it: a mistake in scaling shows first under
     // the clause that states it.
@@ -18,8 +18,8 @@ pub fn build(g: &mut Gen) -> Builder {
         "boundaries",
         "random",
     ];
-    let mut b = Builder::new("05", &keys);
-    for case in fixture::table("05") {
+    let mut b = Builder::new(step, &keys);
+    for case in fixture::table(step) {
         let call = Call::Jitter {
             delay: F64(fixture::float(&case, "delay")),
             fraction: F64(fixture::float(&case, "fraction")),

@@ -39,7 +39,7 @@ fn spoil(g: &mut Gen, text: &str) -> String {
     }
 }
 
-pub fn build(g: &mut Gen) -> Builder {
+pub fn build(step: &'static str, g: &mut Gen) -> Builder {
     // The general rule before the way of writing delay-seconds, whose rows
     // also take the longer wait: a mistake in taking it shows first under
     // the clause that states it.
@@ -50,8 +50,8 @@ pub fn build(g: &mut Gen) -> Builder {
         "huge",
         "random",
     ];
-    let mut b = Builder::new("06", &keys);
-    for case in fixture::table("06") {
+    let mut b = Builder::new(step, &keys);
+    for case in fixture::table(step) {
         let call = Call::WaitDelay {
             local: F64(fixture::float(&case, "local")),
             retry_after: fixture::opt_text(&case, "retry_after"),

@@ -7,7 +7,7 @@ use crate::oracle;
 use crate::rng::Gen;
 use lab_wire::{Call, F64};
 
-pub fn build(g: &mut Gen) -> Builder {
+pub fn build(step: &'static str, g: &mut Gen) -> Builder {
     let keys = [
         "attempt-limit",
         "negative-wait",
@@ -15,8 +15,8 @@ pub fn build(g: &mut Gen) -> Builder {
         "nan",
         "random",
     ];
-    let mut b = Builder::new("07", &keys);
-    for case in fixture::table("07") {
+    let mut b = Builder::new(step, &keys);
+    for case in fixture::table(step) {
         let call = Call::CanAttempt {
             attempts: fixture::uint(&case, "attempts") as u32,
             maximum: fixture::uint(&case, "maximum") as u32,

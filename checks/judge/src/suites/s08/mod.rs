@@ -32,9 +32,9 @@ const KEYS: [&str; 16] = [
     "random",
 ];
 
-pub fn build(g: &mut Gen) -> Builder {
-    let mut b = Builder::new("08", &KEYS);
-    for case in fixture::table("08") {
+pub fn build(step: &'static str, g: &mut Gen) -> Builder {
+    let mut b = Builder::new(step, &KEYS);
+    for case in fixture::table(step) {
         table::from_table(&mut b, g, &case);
     }
     for _ in 0..4 {

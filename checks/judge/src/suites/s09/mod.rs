@@ -12,9 +12,7 @@ use super::{fixture, Builder};
 use crate::rng::Gen;
 use lab_wire::scripts::s09::Observed;
 
-const STEP: &str = "09";
-
-pub fn build(g: &mut Gen) -> Builder {
+pub fn build(step: &'static str, g: &mut Gen) -> Builder {
     let keys = [
         "rejects-invalid-budget",
         "fixed-at-creation",
@@ -27,8 +25,8 @@ pub fn build(g: &mut Gen) -> Builder {
         "rejects-invalid-cap",
         "random",
     ];
-    let mut b = Builder::new(STEP, &keys);
-    for case in fixture::table(STEP) {
+    let mut b = Builder::new(step, &keys);
+    for case in fixture::table(step) {
         let (s, expect) = table::from_table(&case);
         b.add_script(fixture::clause(&case), &s, expect);
     }

@@ -49,9 +49,11 @@ pub(super) fn script(start: f64, seconds: f64, ops: Vec<Op>) -> Script {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{table::from_table, STEP};
+    use super::super::{table::from_table, ThisStep};
     use super::*;
     use crate::suites::{fixture, Observable};
+
+    const STEP: &str = ThisStep::ID;
 
     #[test]
     fn the_model_agrees_with_every_table_case() {

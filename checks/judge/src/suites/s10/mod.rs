@@ -22,18 +22,16 @@ use lab_wire::scripts::s10::{Observed, Script};
 
 pub use model::expected;
 
-const STEP: &str = "10";
-
 /// Adds one call. Its expectation comes from the hand table or from how the
 /// generator built the value; the parser model must agree (checked in
 /// every debug build, and for many seeds by the unit tests).
 fn add(b: &mut Builder, key: &str, fields: Vec<String>, received: i64, expect: Observed) {
     let s = Script { fields, received };
-    debug_assert_eq!(model::model(&s), expect, "10/{key}: {s:?}");
+    debug_assert_eq!(model::model(&s), expect, "{}/{key}: {s:?}", b.step());
     b.add_script(key, &s, expect);
 }
 
-pub fn build(g: &mut Gen) -> Builder {
+pub fn build(step: &'static str, g: &mut Gen) -> Builder {
     let keys = [
         "missing-or-duplicate",
         "empty-or-oversized",
@@ -52,8 +50,8 @@ pub fn build(g: &mut Gen) -> Builder {
         "century-boundaries",
         "random",
     ];
-    let mut b = Builder::new(STEP, &keys);
-    for case in fixture::table(STEP) {
+    let mut b = Builder::new(step, &keys);
+    for case in fixture::table(step) {
         let (s, expect) = table::from_table(&case);
         add(&mut b, fixture::clause(&case), s.fields, s.received, expect);
     }

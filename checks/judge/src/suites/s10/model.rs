@@ -255,9 +255,11 @@ pub fn parse(b: &[u8]) -> Option<Written> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{table::from_table, STEP};
+    use super::super::{table::from_table, ThisStep};
     use super::*;
     use crate::suites::fixture;
+
+    const STEP: &str = ThisStep::ID;
 
     #[test]
     fn expected_reads_what_step_11_sends() {

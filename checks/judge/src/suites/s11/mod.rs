@@ -16,8 +16,6 @@ use generate::{generated_admit, generated_execute};
 use lab_wire::scripts::s11::{AdmitCall, Decision, Ending, Event, Observed, Scenario, Script};
 use table::{admit_from_table, execute_from_table, is_admit_row};
 
-const STEP: &str = "11";
-
 /// The clauses, each function's general rules before its special cases, so
 /// that one mistake shows first under the clause that names it: `admit`'s
 /// wait, then its invalid inputs and refusals; `execute_admitted`'s send
@@ -63,9 +61,9 @@ fn add_execute(b: &mut Builder, key: &str, s: Scenario, events: Vec<Event>, endi
     );
 }
 
-pub fn build(g: &mut Gen) -> Builder {
-    let mut b = Builder::new(STEP, &KEYS);
-    for case in fixture::table(STEP) {
+pub fn build(step: &'static str, g: &mut Gen) -> Builder {
+    let mut b = Builder::new(step, &KEYS);
+    for case in fixture::table(step) {
         if is_admit_row(&case) {
             let (call, expect) = admit_from_table(&case);
             add_admit(&mut b, fixture::clause(&case), call, expect);

@@ -199,10 +199,12 @@ pub(super) fn is_admit_row(case: &Value) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{KEYS, STEP};
+    use super::super::{ThisStep, KEYS};
     use super::*;
     use crate::suites::Observable;
     use lab_wire::scripts::s11::Observed;
+
+    const STEP: &str = ThisStep::ID;
 
     fn expected_of(case: &Value) -> (Observed, Observed) {
         let mut g = Gen::new(1);

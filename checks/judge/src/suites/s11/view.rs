@@ -324,10 +324,12 @@ impl Observable for Observed {
 #[cfg(test)]
 mod tests {
     use super::super::table::execute_from_table;
-    use super::super::STEP;
+    use super::super::ThisStep;
     use super::*;
     use crate::rng::Gen;
     use crate::suites::fixture;
+
+    const STEP: &str = ThisStep::ID;
 
     #[test]
     fn a_response_closed_after_the_sleep_is_told_apart() {

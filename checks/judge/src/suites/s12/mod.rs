@@ -20,9 +20,7 @@ use lab_wire::scripts::s12::{Observed, Script};
 use model::{guarded, model};
 use table::{from_table, guarded_from_table, is_guarded_row};
 
-const STEP: &str = "12";
-
-pub fn build(g: &mut Gen) -> Builder {
+pub fn build(step: &'static str, g: &mut Gen) -> Builder {
     let keys = [
         "invalid-arguments",
         "early-wake-up",
@@ -42,8 +40,8 @@ pub fn build(g: &mut Gen) -> Builder {
         "guarded-as-executor",
         "guarded-random",
     ];
-    let mut b = Builder::new(STEP, &keys);
-    for case in fixture::table(STEP) {
+    let mut b = Builder::new(step, &keys);
+    for case in fixture::table(step) {
         let key = fixture::clause(&case);
         if is_guarded_row(&case) {
             let (s, expect) = guarded_from_table(g, &case);

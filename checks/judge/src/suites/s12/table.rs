@@ -124,9 +124,11 @@ pub(super) fn from_table(case: &Value) -> (SleepScript, SleepSeen) {
 #[cfg(test)]
 mod tests {
     use super::super::model::model;
-    use super::super::STEP;
+    use super::super::ThisStep;
     use super::*;
     use crate::suites::Observable;
+
+    const STEP: &str = ThisStep::ID;
 
     fn json<T: serde::Serialize>(x: &T) -> Value {
         serde_json::to_value(x).unwrap()

@@ -15,9 +15,7 @@ use crate::rng::Gen;
 use lab_wire::scripts::s13::Observed;
 use model::model;
 
-const STEP: &str = "13";
-
-pub fn build(g: &mut Gen) -> Builder {
+pub fn build(step: &'static str, g: &mut Gen) -> Builder {
     // General rules before special cases, so that one mistake shows first
     // under the clause that names it: every call holds one slot
     // (slot-limit, whose cases never wait), every call gets what is left
@@ -50,8 +48,8 @@ pub fn build(g: &mut Gen) -> Builder {
         "invalid-is-422",
         "random",
     ];
-    let mut b = Builder::new(STEP, &keys);
-    for case in fixture::table(STEP) {
+    let mut b = Builder::new(step, &keys);
+    for case in fixture::table(step) {
         let (s, expect) = table::from_table(&case);
         b.add_script(fixture::clause(&case), &s, expect);
     }

@@ -391,10 +391,12 @@ pub(super) fn model(s: &Script) -> Observed {
 #[cfg(test)]
 mod tests {
     use super::super::table::from_table;
-    use super::super::{build, STEP};
+    use super::super::{build, ThisStep};
     use super::*;
     use crate::rng::Gen;
     use crate::suites::{fixture, Observable};
+
+    const STEP: &str = ThisStep::ID;
 
     #[test]
     fn the_model_agrees_with_every_table_case() {
@@ -414,7 +416,7 @@ mod tests {
     fn every_generated_scenario_ends_by_its_deadline() {
         for seed in 0..4 {
             let mut g = Gen::new(seed);
-            let suite = build(&mut g);
+            let suite = build(STEP, &mut g);
             for clause in &suite.clauses {
                 for check in &clause.checks {
                     let lab_wire::Call::Advanced { input, .. } = &check.call else {

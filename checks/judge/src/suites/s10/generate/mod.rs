@@ -37,16 +37,18 @@ fn dated(b: &mut Builder, g: &mut Gen, key: &str, w: &Written, received: i64) {
 mod tests {
     use super::super::calendar::{self, year_of};
     use super::super::model::{self, err};
-    use super::super::{build, STEP};
+    use super::super::{build, ThisStep};
     use super::*;
     use crate::suites::{fixture, Check, Expect};
     use lab_wire::scripts::s10::Script;
     use lab_wire::scripts::s10::{Kind, Observed};
     use lab_wire::Call;
 
+    const STEP: &str = ThisStep::ID;
+
     fn scripts(seed: u64) -> Vec<(String, Script, Observed)> {
         let mut g = Gen::fork(seed, STEP);
-        let b = build(&mut g);
+        let b = build(STEP, &mut g);
         let mut out = Vec::new();
         for clause in b.finish("parse_retry_after").clauses {
             for Check { call, expect, .. } in clause.checks {
@@ -97,7 +99,7 @@ mod tests {
         let all = scripts(7);
         let has = |key: &str, o: &dyn Fn(&Observed) -> bool| {
             all.iter()
-                .any(|(k, _, e)| k == &format!("10/{key}") && o(e))
+                .any(|(k, _, e)| k == &format!("{STEP}/{key}") && o(e))
         };
         let kind = |k: Kind| move |o: &Observed| *o == err(k);
         assert!(has("invalid-date", &kind(Kind::InvalidDate)));

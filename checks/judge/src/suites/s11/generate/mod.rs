@@ -88,9 +88,11 @@ fn malformed(g: &mut Gen) -> Vec<&'static str> {
 mod tests {
     use super::super::model;
     use super::super::view::show_input;
-    use super::super::STEP;
+    use super::super::ThisStep;
     use crate::suites::Expect;
     use lab_wire::scripts::s11::{Ending, Event, Observed, Reason, Script};
+
+    const STEP: &str = ThisStep::ID;
 
     #[test]
     fn generated_scenarios_are_unambiguous_and_end() {
@@ -126,7 +128,7 @@ mod tests {
                 let clause = suite
                     .clauses
                     .iter()
-                    .find(|c| c.key == format!("11/{key}"))
+                    .find(|c| c.key == format!("{STEP}/{key}"))
                     .unwrap();
                 clause
                     .checks
