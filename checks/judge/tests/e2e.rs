@@ -6,7 +6,6 @@
 //! learner's files in its copy (which the judge compiles by content, not by
 //! time), never a file cargo builds the kit from.
 
-use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -16,12 +15,8 @@ use std::time::{Duration, Instant};
 use lab_judge::sections;
 use lab_judge::suites::{self, REGISTRY};
 
-fn kit_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../..")
-        .canonicalize()
-        .unwrap()
-}
+mod common;
+use common::{kit_root, wait_within, Run};
 
 fn copy_tree(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).unwrap();
@@ -84,67 +79,16 @@ fn copy_of_kit() -> tempfile::TempDir {
     dir
 }
 
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-/// Waits for `child`, killed and the test failed if it outlives `limit`.
-fn wait_within(
-    child: &mut std::process::Child,
-    limit: Duration,
-    what: &str,
-) -> std::process::ExitStatus {
-    let start = Instant::now();
-    loop {
-        if let Some(s) = child.try_wait().unwrap() {
-            return s;
-        }
-        if start.elapsed() > limit {
-            let _ = child.kill();
-            panic!("{what} did not finish within {limit:?}");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-}
-
 /// Runs `bash <script> args…` in `dir`, killed if it outlives `limit`.
 fn run(dir: &Path, script: &str, args: &[&str], limit: Duration) -> Run {
     run_env(dir, script, args, limit, &[])
 }
 
-/// `run` with more environment variables.
+/// `run` with more environment variables; the kit builds in `target/e2e`.
 fn run_env(dir: &Path, script: &str, args: &[&str], limit: Duration, env: &[(&str, &str)]) -> Run {
-    let out = tempfile::tempdir().unwrap();
-    let (o, e) = (out.path().join("o"), out.path().join("e"));
-    let mut child = Command::new("bash")
-        .arg(script)
-        .args(args)
-        .current_dir(dir)
-        .env("CARGO_TARGET_DIR", kit_root().join("target/e2e"))
-        .env("LAB_LANG", "en")
-        .env_remove("LAB_ROOT")
-        .envs(env.iter().copied())
-        .stdin(Stdio::null())
-        .stdout(std::fs::File::create(&o).unwrap())
-        .stderr(std::fs::File::create(&e).unwrap())
-        .spawn()
-        .unwrap();
-    let status = wait_within(&mut child, limit, &format!("bash {script} {args:?}"));
-    let read = |p: &Path| {
-        let mut s = String::new();
-        std::fs::File::open(p)
-            .unwrap()
-            .read_to_string(&mut s)
-            .unwrap();
-        s
-    };
-    Run {
-        code: status.code().unwrap_or(-1),
-        stdout: read(&o),
-        stderr: read(&e),
-    }
+    let mut all = vec![script];
+    all.extend_from_slice(args);
+    common::run_program(dir, "bash", &all, "e2e", env, limit)
 }
 
 const BUILD: Duration = Duration::from_secs(600);

@@ -6,57 +6,15 @@
 //! stands in for the kit's own in `target/` or `target/e2e`. Every command
 //! runs under an outer time limit.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+mod common;
+use common::{kit_root, Run};
+use std::path::Path;
+use std::time::Duration;
 
-fn kit_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../..")
-        .canonicalize()
-        .unwrap()
-}
-
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-/// Runs `program args…` in `dir`, killed and the test failed if it
-/// outlives `limit`.
+/// Runs `program args…` in `dir` (builds in `target/scaffold`), killed and
+/// the test failed if it outlives `limit`.
 fn run(dir: &Path, program: &str, args: &[&str], env: &[(&str, &str)], limit: Duration) -> Run {
-    let out = tempfile::tempdir().unwrap();
-    let (o, e) = (out.path().join("o"), out.path().join("e"));
-    let mut child = Command::new(program)
-        .args(args)
-        .current_dir(dir)
-        .env("CARGO_TARGET_DIR", kit_root().join("target/scaffold"))
-        .env("LAB_LANG", "en")
-        .env_remove("LAB_ROOT")
-        .envs(env.iter().copied())
-        .stdin(Stdio::null())
-        .stdout(std::fs::File::create(&o).unwrap())
-        .stderr(std::fs::File::create(&e).unwrap())
-        .spawn()
-        .unwrap();
-    let start = Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status;
-        }
-        if start.elapsed() > limit {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("{program} {args:?} did not finish within {limit:?}");
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    };
-    Run {
-        code: status.code().unwrap_or(-1),
-        stdout: std::fs::read_to_string(&o).unwrap(),
-        stderr: std::fs::read_to_string(&e).unwrap(),
-    }
+    common::run_program(dir, program, args, "scaffold", env, limit)
 }
 
 fn ok(what: &str, r: &Run) {

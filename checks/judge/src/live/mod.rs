@@ -15,6 +15,7 @@ mod s13;
 
 use crate::catalog::{t, tr};
 use crate::compile::{self, BuildError};
+use crate::limits::Limits;
 use crate::spawn::{self, Captured, Exit, Watch};
 use crate::status;
 use lab_wire::http::{request_line, respond};
@@ -42,10 +43,13 @@ pub struct TryArgs {
 /// without one is a kit bug (`cli` accepts only `suites::live_ids`).
 pub fn run(root: &Path, args: &TryArgs) -> u8 {
     let entry = crate::suites::entry(args.step);
+    // A check's limits: the builds get the same time, and a demonstration's
+    // runner a step's (see `supervised`).
+    let limits = Limits::default();
     match entry.live {
-        Some(Live::Execute) => core(root, args),
-        Some(Live::Admitted) => s11::run(root, args),
-        Some(Live::QuoteFlow) => s13::run(root, args),
+        Some(Live::Execute) => core(root, args, &limits),
+        Some(Live::Admitted) => s11::run(root, args, &limits),
+        Some(Live::QuoteFlow) => s13::run(root, args, &limits),
         None => panic!("step {} has no demonstration", entry.id),
     }
 }
@@ -110,10 +114,10 @@ fn supervised(
     args: &[String],
     ports: &[u16],
     front: Option<std::os::fd::OwnedFd>,
+    limits: &Limits,
 ) -> Result<(Exit, Captured, crate::sandbox::RunnerHome), u8> {
     // A step's limits, as in a check, but for time: a demonstration reports
     // no progress, so it gets 30 s of its own time and 60 s in all.
-    let limits = crate::limits::Limits::default();
     let home = crate::sandbox::RunnerHome::new(runner, limits.confinement).map_err(kit_error)?;
     let mut cmd = Command::new(&home.program);
     cmd.arg0("lab-runner").current_dir(&home.dir).args(args);
@@ -195,6 +199,7 @@ fn ending(exit: Exit, captured: &Captured, step: &'static str, function: &str) -
 fn advanced_runner(
     root: &Path,
     args: &TryArgs,
+    limits: &Limits,
 ) -> Result<(compile::Runners, std::path::PathBuf), u8> {
     let shown = match (&args.advanced, &args.subject) {
         (Some(path), _) => Some(path.clone()),
@@ -231,7 +236,7 @@ fn advanced_runner(
     };
     let runners = compile::runners(
         root,
-        &crate::limits::Limits::default(),
+        limits,
         sources.as_ref().map(|s| ("try", s)),
         false,
         true,
@@ -281,10 +286,10 @@ impl Log {
 }
 
 /// `lab.sh try` of a core step (`Live::Execute`).
-fn core(root: &Path, args: &TryArgs) -> u8 {
+fn core(root: &Path, args: &TryArgs, limits: &Limits) -> u8 {
     let subject = args.subject.as_deref();
     // Holds the slot's lock (if any) until the demonstration is over.
-    let built = match compile::runner_for(root, &crate::limits::Limits::default(), subject, "try") {
+    let built = match compile::runner_for(root, limits, subject, "try") {
         Ok(b) => b,
         Err(e) => {
             eprintln!("lab: {e}");
@@ -343,6 +348,7 @@ fn core(root: &Path, args: &TryArgs) -> u8 {
         &["try".into(), addr.to_string()],
         &[addr.port()],
         None,
+        limits,
     );
     stop.store(true, Ordering::SeqCst);
     if let Ok(s) = server {

@@ -7,6 +7,7 @@
 use super::TryArgs;
 use super::{advanced_runner, ending, kit_error, listen, Log};
 use crate::catalog::{t, tr};
+use crate::limits::Limits;
 use crate::spawn;
 use lab_wire::http::{request_line, respond};
 use std::net::TcpStream;
@@ -78,9 +79,9 @@ fn answer(mut stream: TcpStream, k: usize, origin: Instant, log: &Log) {
     log.push(origin, format!("answered {status}{ra} after {delay} ms"));
 }
 
-pub fn run(root: &Path, args: &TryArgs) -> u8 {
+pub fn run(root: &Path, args: &TryArgs, limits: &Limits) -> u8 {
     // Holds the slot's lock (if any) until the demonstration is over.
-    let (runners, runner) = match advanced_runner(root, args) {
+    let (runners, runner) = match advanced_runner(root, args, limits) {
         Ok(r) => r,
         Err(code) => return code,
     };
@@ -115,6 +116,7 @@ pub fn run(root: &Path, args: &TryArgs) -> u8 {
             &["try".into(), args.step.into(), addr.to_string()],
             &[addr.port()],
             None,
+            limits,
         );
         stop.store(true, Ordering::SeqCst);
         outcome

@@ -9,6 +9,7 @@
 use super::TryArgs;
 use super::{advanced_runner, ending, kit_error, listen, Log};
 use crate::catalog::{t, tr};
+use crate::limits::Limits;
 use crate::spawn;
 use lab_wire::http::{self, Answer, Failure};
 use std::collections::HashMap;
@@ -164,9 +165,9 @@ fn inbound(front: SocketAddr, id: &str, origin: Instant, log: &Log, stop: &Atomi
     log.push(origin, shown);
 }
 
-pub fn run(root: &Path, args: &TryArgs) -> u8 {
+pub fn run(root: &Path, args: &TryArgs, limits: &Limits) -> u8 {
     // Holds the slot's lock (if any) until the demonstration is over.
-    let (runners, runner) = match advanced_runner(root, args) {
+    let (runners, runner) = match advanced_runner(root, args, limits) {
         Ok(r) => r,
         Err(code) => return code,
     };
@@ -254,7 +255,7 @@ pub fn run(root: &Path, args: &TryArgs) -> u8 {
             inbound(front_addr, &format!("q{}", AT_ONCE + 1), origin, log, stop);
         });
         let handed = front.try_clone().ok().map(std::os::fd::OwnedFd::from);
-        let outcome = super::supervised(&runner, &runner_args, &ports, handed);
+        let outcome = super::supervised(&runner, &runner_args, &ports, handed, limits);
         stop.store(true, Ordering::SeqCst);
         outcome
     });
