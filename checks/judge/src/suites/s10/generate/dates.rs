@@ -7,8 +7,8 @@ use super::super::calendar::{self, days, fifty_years_on, month_length, weekday, 
 use super::super::model::{self, err, Form};
 use super::spoil::{spoil_date, spoil_names, spoil_syntax, spoil_weekday};
 use super::written::{
-    any_receipt, at, digits, fix_weekday, long_padded, padded, receipt, receipt_edged, receipt_year,
-    steady_rfc850, steady_years, valid, year_for,
+    any_receipt, at, digits, fix_weekday, long_padded, padded, receipt, receipt_edged,
+    receipt_year, steady_rfc850, steady_years, valid, year_for,
 };
 use super::{dated, FORMS};
 use crate::rng::Gen;
