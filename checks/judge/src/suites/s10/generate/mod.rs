@@ -120,7 +120,7 @@ mod tests {
                 }
                 slot += 1;
                 let edge = match (month, day) {
-                    (3, 1..=6) | (2, 28 | 29) => true,
+                    (_, 1) | (3, 1..=6) | (2, 28 | 29) => true,
                     _ => day > calendar::month_length(r, month) - 4,
                 };
                 on_edge += usize::from(edge);
@@ -129,6 +129,7 @@ mod tests {
                     (3, 1 | 2) => format!("{century} 1-2 Mar"),
                     (2, 29) => format!("{century} 29 Feb"),
                     (2, 28) => format!("{century} 28 Feb"),
+                    (_, 1) => format!("{century} 1st"),
                     (_, 29..=31) => format!("{century} 29th-31st"),
                     _ => "other".into(),
                 });
@@ -138,7 +139,7 @@ mod tests {
             assert!(years.contains(&y), "no receipt in {y}: {years:?}");
         }
         for c in [2000, 2100] {
-            for d in ["1-2 Mar", "29 Feb", "28 Feb", "29th-31st"] {
+            for d in ["1-2 Mar", "29 Feb", "28 Feb", "1st", "29th-31st"] {
                 assert!(seen.contains(&format!("{c} {d}")), "{c} {d}: {seen:?}");
             }
         }

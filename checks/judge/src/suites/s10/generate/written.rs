@@ -25,13 +25,15 @@ pub(super) fn any_receipt(g: &mut Gen) -> i64 {
 /// conversion of the receipt slips first: 1–2 March (its years begin on
 /// 1 March, so its century terms show there, in 1970–1999 and from 2100 on,
 /// and 1 March 2000 starts a 400-year era), 3–6 March, 28 or 29 February,
-/// or the last four days of any month (the 29th, 30th and 31st included);
-/// a third of them at the first or the last second of the day.
+/// the first day of any month, or the last four days of any month (the
+/// 29th, 30th and 31st included); a third of them at the first or the last
+/// second of the day.
 pub(super) fn edge_receipt(g: &mut Gen, year: i64) -> i64 {
-    let (month, day) = match g.below(4) {
+    let (month, day) = match g.below(5) {
         0 => (3, g.int(1, 2)),
         1 => (3, g.int(3, 6)),
         2 => (2, g.int(28, month_length(year, 2))),
+        3 => (g.int(1, 12), 1),
         _ => {
             let month = g.int(1, 12);
             let length = month_length(year, month);
