@@ -7,8 +7,8 @@ use super::super::calendar::{self, days, fifty_years_on, month_length, weekday, 
 use super::super::model::{self, err, Form};
 use super::spoil::{spoil_date, spoil_names, spoil_syntax, spoil_weekday};
 use super::written::{
-    any_receipt, at, digits, fix_weekday, long_padded, padded, receipt, receipt_year,
-    steady_rfc850, steady_years, valid, year_for,
+    any_receipt, at, digits, fix_weekday, long_padded, padded, receipt, receipt_edged,
+    receipt_year, steady_rfc850, steady_years, valid, year_for,
 };
 use super::{dated, FORMS};
 use crate::rng::Gen;
@@ -52,7 +52,14 @@ pub(super) fn forms(b: &mut Builder, g: &mut Gen) {
 
     for i in 0..40 {
         let r = receipt_year(g);
-        let y = r + g.int(-49, 49);
+        // A quarter at the window's ends, where a receipt read a year off
+        // (a civil date a few days early on 1–6 March) picks another century.
+        let k = if i % 4 == 1 {
+            *g.pick(&[-49, 49])
+        } else {
+            g.int(-49, 49)
+        };
+        let y = r + k;
         let w = valid(g, Form::Rfc850, y, false);
         // Half are read a century later or earlier: the same text now
         // means another year, whose weekday never agrees.
@@ -63,15 +70,21 @@ pub(super) fn forms(b: &mut Builder, g: &mut Gen) {
         } else {
             r - 100
         };
-        let received = receipt(g, reader);
+        let received = receipt_edged(g, reader, 1, 2);
         dated(b, g, "rfc850-window", &w, received);
     }
 
-    for i in 0..24 {
-        // Around exactly 50 years ahead, where the instant decides: receipt
-        // years ending in 00–49 (see `calendar::unsent`), some on 29 Feb.
+    for i in 0..36 {
+        // Around exactly 50 years ahead, where the instant decides: every
+        // receipt year ending in 00–49 (see `calendar::unsent`), three in
+        // four of the receipts on an edge day (`edge_receipt`), and one case
+        // in six on 29 February (2000–2048, 2104–2148).
         let r = if i % 6 == 5 {
-            2000 + 4 * g.int(0, 12)
+            if g.chance(1, 2) {
+                2000 + 4 * g.int(0, 12)
+            } else {
+                2104 + 4 * g.int(0, 11)
+            }
         } else if g.chance(1, 2) {
             g.int(2000, 2049)
         } else {
@@ -80,7 +93,7 @@ pub(super) fn forms(b: &mut Builder, g: &mut Gen) {
         let received = if i % 6 == 5 {
             days(r, 2, 29) * DAY + g.below(DAY as u64) as i64
         } else {
-            receipt(g, r)
+            receipt_edged(g, r, 3, 4)
         };
         let (_, (m, d, hh, mm, ss)) = fifty_years_on(received);
         let limit = days(r + 50, m, d) * DAY + hh * 3600 + mm * 60 + ss;
@@ -276,7 +289,7 @@ pub(super) fn calendar_rules(b: &mut Builder, g: &mut Gen) {
 pub(super) fn random(b: &mut Builder, g: &mut Gen) {
     for _ in 0..100 {
         let r = receipt_year(g);
-        let received = receipt(g, r);
+        let received = receipt_edged(g, r, 1, 2);
         if g.chance(1, 8) {
             let v = g.below(1 << 32);
             let zeros = g.int(0, 2);

@@ -95,6 +95,60 @@ mod tests {
     }
 
     #[test]
+    fn generated_receipts_reach_the_calendars_edges() {
+        // The receipts of the generated `rfc850-window` cases over 40 seeds
+        // (the hand table's rows come first in the clause and are skipped):
+        // all the receipt years the contract allows, and, for the slot
+        // `yy ≡ R + 50`, the days where a receipt's civil date slips first.
+        let table_rows = fixture::table(STEP)
+            .iter()
+            .filter(|c| fixture::clause(c) == "rfc850-window")
+            .count();
+        let mut years = std::collections::BTreeSet::new();
+        let (mut slot, mut on_edge) = (0, 0);
+        let mut seen = std::collections::BTreeSet::new();
+        for seed in 0..40 {
+            let window = scripts(seed)
+                .into_iter()
+                .filter(|(key, _, _)| key == "10/rfc850-window")
+                .skip(table_rows);
+            for (_, s, _) in window {
+                let (r, month, day) = calendar::civil(s.received.div_euclid(calendar::DAY));
+                years.insert(r);
+                let w = model::parse(s.fields[0].trim_matches([' ', '\t']).as_bytes())
+                    .expect("a generated window case is a date");
+                if w.year != (r + 50).rem_euclid(100) {
+                    continue;
+                }
+                slot += 1;
+                let edge = match (month, day) {
+                    (_, 1) | (3, 1..=6) | (2, 28 | 29) => true,
+                    _ => day > calendar::month_length(r, month) - 4,
+                };
+                on_edge += usize::from(edge);
+                let century = if r < 2100 { 2000 } else { 2100 };
+                seen.insert(match (month, day) {
+                    (3, 1 | 2) => format!("{century} 1-2 Mar"),
+                    (2, 29) => format!("{century} 29 Feb"),
+                    (2, 28) => format!("{century} 28 Feb"),
+                    (_, 1) => format!("{century} 1st"),
+                    (_, 29..=31) => format!("{century} 29th-31st"),
+                    _ => "other".into(),
+                });
+            }
+        }
+        for y in [1970, 1999, 2000, 2049, 2099, 2100, 2149, 2199] {
+            assert!(years.contains(&y), "no receipt in {y}: {years:?}");
+        }
+        for c in [2000, 2100] {
+            for d in ["1-2 Mar", "29 Feb", "28 Feb", "1st", "29th-31st"] {
+                assert!(seen.contains(&format!("{c} {d}")), "{c} {d}: {seen:?}");
+            }
+        }
+        assert!(2 * on_edge > slot, "{on_edge} of {slot} on an edge day");
+    }
+
+    #[test]
     fn every_clause_sees_its_outcomes() {
         let all = scripts(7);
         let has = |key: &str, o: &dyn Fn(&Observed) -> bool| {

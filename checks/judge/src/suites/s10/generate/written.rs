@@ -11,6 +11,7 @@ pub(super) fn receipt(g: &mut Gen, year: i64) -> i64 {
     days(year, 1, 1) * DAY + g.below((year_length(year) * DAY) as u64) as i64
 }
 
+/// Any receipt year the contract lets the checker send.
 pub(super) fn receipt_year(g: &mut Gen) -> i64 {
     g.int(1970, 2199)
 }
@@ -18,6 +19,43 @@ pub(super) fn receipt_year(g: &mut Gen) -> i64 {
 pub(super) fn any_receipt(g: &mut Gen) -> i64 {
     let r = receipt_year(g);
     receipt(g, r)
+}
+
+/// A receipt instant in `year` on a day where a civil-from-days
+/// conversion of the receipt slips first: 1–2 March (its years begin on
+/// 1 March, so its century terms show there, in 1970–1999 and from 2100 on,
+/// and 1 March 2000 starts a 400-year era), 3–6 March, 28 or 29 February,
+/// the first day of any month, or the last four days of any month (the
+/// 29th, 30th and 31st included); a third of them at the first or the last
+/// second of the day.
+pub(super) fn edge_receipt(g: &mut Gen, year: i64) -> i64 {
+    let (month, day) = match g.below(5) {
+        0 => (3, g.int(1, 2)),
+        1 => (3, g.int(3, 6)),
+        2 => (2, g.int(28, month_length(year, 2))),
+        3 => (g.int(1, 12), 1),
+        _ => {
+            let month = g.int(1, 12);
+            let length = month_length(year, month);
+            (month, g.int(length - 3, length))
+        }
+    };
+    let second = match g.below(6) {
+        0 => 0,
+        1 => DAY - 1,
+        _ => g.below(DAY as u64) as i64,
+    };
+    days(year, month, day) * DAY + second
+}
+
+/// A receipt instant in `year`: on an edge day (`edge_receipt`) with
+/// chance `n` in `d`, else anywhere in the year.
+pub(super) fn receipt_edged(g: &mut Gen, year: i64, n: u64, d: u64) -> i64 {
+    if g.chance(n, d) {
+        edge_receipt(g, year)
+    } else {
+        receipt(g, year)
+    }
 }
 
 /// A valid date in `year` written in `form`, second 60 when asked.
