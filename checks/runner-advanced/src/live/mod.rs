@@ -2,8 +2,9 @@
 //! (`lab_wire::Live`'s `Admitted` and `QuoteFlow`): the learner's step 11
 //! and step 13 code against real servers the judge started on 127.0.0.1,
 //! with real clocks, sleeps, sockets and threads. A demonstration of how
-//! the injected parts map onto the world; nothing here is judged. Step 13's live world links no learner code, so it is
-//! built once with the harness (`lab_harness::live13`), not at each save.
+//! the injected parts map onto the world; nothing here is judged. Step
+//! 13's live world links no learner code, so it is built once with the
+//! harness (`lab_harness::live13`), not at each save.
 
 // Without an advanced file only the timeline helpers are compiled.
 #![cfg_attr(not(any(lab_advanced, lab_reference)), allow(dead_code))]
