@@ -149,13 +149,13 @@ fn distribution(out: &mut String, f: &Figures) {
 }
 
 /// The histogram of points as an SVG drawing: one bar per bin, its count
-/// above it, its points below, a dashed line at the median.
+/// above it, its points below, the median marked under the axis.
 fn histogram(f: &Figures, caption: &str) -> String {
     const W: f64 = 640.0;
-    const H: f64 = 220.0;
+    const H: f64 = 240.0;
     const LEFT: f64 = 12.0;
-    const TOP: f64 = 34.0;
-    const BOTTOM: f64 = 28.0;
+    const TOP: f64 = 20.0;
+    const BOTTOM: f64 = 48.0;
     let n = f.bins.len().max(1) as f64;
     let bw = (W - 2.0 * LEFT) / n;
     let tallest = f.bins.iter().map(|b| b.count).max().unwrap_or(0).max(1) as f64;
@@ -213,16 +213,19 @@ fn histogram(f: &Figures, caption: &str) -> String {
         svg.push_str("</g>\n");
     }
     if let (Some(m), Some(first)) = (f.median, f.bins.first()) {
+        // Under the axis: a mark at the median and its words, clear of
+        // the bars and their counts.
         let width = f64::from(first.to - first.from + 1);
         let x = LEFT + bw * ((m - (width - 1.0) / 2.0) / width + 0.5);
         let label = esc(&tr("report.html.median_mark", &[("median", &points(m))]));
-        // The label stays inside the drawing, above the bars' counts.
         let at = x.clamp(LEFT + 40.0, W - LEFT - 40.0);
         let _ = writeln!(
             svg,
-            "<g class=\"median\" data-median=\"{}\"><line x1=\"{x:.1}\" y1=\"16\" x2=\"{x:.1}\" \
-             y2=\"{base}\"/><text x=\"{at:.1}\" y=\"12\">{label}</text></g>",
+            "<g class=\"median\" data-median=\"{}\"><path d=\"M{x:.1} {:.1}l-5 8h10z\"/>\
+             <text x=\"{at:.1}\" y=\"{:.1}\">{label}</text></g>",
             points(m),
+            base + 21.0,
+            base + 42.0
         );
     }
     svg.push_str("</svg>");
