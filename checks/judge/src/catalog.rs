@@ -154,13 +154,22 @@ thread_local! {
 /// render in another language while the tests beside it keep English.
 #[cfg(test)]
 pub fn scoped<R>(lang: Lang, f: impl FnOnce() -> R) -> R {
+    scoped_with(lang, &[], f)
+}
+
+/// [`scoped`], with `extra` messages added to the catalog (words a test
+/// needs that the main file has not, such as a step's or a mistake's).
+#[cfg(test)]
+pub fn scoped_with<R>(lang: Lang, extra: &[(&str, &str)], f: impl FnOnce() -> R) -> R {
     struct Restore;
     impl Drop for Restore {
         fn drop(&mut self) {
             SCOPED.with(|s| s.borrow_mut().take());
         }
     }
-    SCOPED.with(|s| *s.borrow_mut() = Some(whole(lang, &[])));
+    let mut map = whole(lang, &[]);
+    map.extend(extra.iter().map(|(k, v)| (k.to_string(), v.to_string())));
+    SCOPED.with(|s| *s.borrow_mut() = Some(map));
     let _restore = Restore;
     f()
 }

@@ -430,7 +430,15 @@ fn student_row(out: &mut String, s: &SummarySubmission, f: &Figures) {
         .filter_map(|x| x.mistake.as_deref())
         .collect();
     for m in made {
-        let _ = write!(out, "<div class=\"made\"><code>{}</code></div>", esc(m));
+        // The mistake's description, where the kit has one, on hover.
+        let title = lookup(&format!("mistake.{m}"))
+            .map(|w| format!(" title=\"{}\"", esc(&w)))
+            .unwrap_or_default();
+        let _ = write!(
+            out,
+            "<div class=\"made\"><code{title}>{}</code></div>",
+            esc(m)
+        );
     }
     let _ = write!(
         out,

@@ -7,7 +7,7 @@ use super::super::summary::{summary_of, SummaryFile, SummaryStep, SummarySubmiss
 use super::super::test_support::{class, raw_hidden, BOB, HOSTILE};
 use super::super::{AdvancedBuild, Build, StepStatus, GRADE_SCHEMA};
 use super::*;
-use crate::catalog::{scoped, Lang};
+use crate::catalog::{scoped, scoped_with, Lang};
 use scraper::{ElementRef, Html, Selector};
 use std::collections::BTreeMap;
 
@@ -308,6 +308,45 @@ fn every_figure_equals_the_summarys() {
             assert!(!text(cell).trim().is_empty(), "a label, never colour alone");
         }
     }
+}
+
+/// A rule and a known mistake are shown in the catalog's words with their
+/// ids; a mistake the catalog does not describe by its id alone.
+#[test]
+fn rules_and_mistakes_are_described_in_the_catalogs_words() {
+    let mut file = summary_of(&class());
+    file.submissions[1].steps[1].mistake = Some("02-head-forgotten".into());
+    file.submissions[0].steps[2].mistake = Some("03-unknown".into());
+    let words = [
+        ("clause.02/post-with-key-is-safe", "POST with a key is safe"),
+        (
+            "mistake.02-head-forgotten",
+            "HEAD left out of the safe methods",
+        ),
+    ];
+    let doc = parse(&scoped_with(Lang::En, &words, || summary_html(&file)));
+    let rule = doc.select(&sel("#rules tbody tr")).next().unwrap();
+    assert_eq!(
+        text(&rule),
+        "POST with a key is safe 02/post-with-key-is-safe1"
+    );
+    let rows: Vec<String> = doc
+        .select(&sel("#mistakes tbody tr td:first-child"))
+        .map(|c| text(&c))
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            "HEAD left out of the safe methods 02-head-forgotten",
+            "03-unknown"
+        ]
+    );
+    let titled = doc
+        .select(&sel("#students .made code[title]"))
+        .next()
+        .unwrap();
+    assert_eq!(attr(&titled, "title"), "HEAD left out of the safe methods");
+    assert_eq!(doc.select(&sel("#students .made code")).count(), 2);
 }
 
 #[test]
