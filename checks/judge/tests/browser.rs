@@ -178,16 +178,40 @@ fn kind(build: &str, status: &str) -> &'static str {
     }
 }
 
+/// Whether the browser's log shows a script error or a console message.
+fn logged_errors(log: &str) -> Vec<&str> {
+    log.lines()
+        .filter(|l| l.contains("Uncaught") || l.contains(":CONSOLE"))
+        .collect()
+}
+
+/// The check for errors sees them: a page whose script logs an error and
+/// calls what does not exist.
+#[test]
+fn a_script_error_shows_in_the_browsers_log() {
+    let Some(browser) = chromium() else { return };
+    let work = tempfile::tempdir().unwrap();
+    let page = work.path().join("broken.html");
+    std::fs::write(
+        &page,
+        "<!DOCTYPE html><html lang=\"en\"><title>x</title><p>x</p>\
+         <script>console.error(\"boom\"); notThere();</script></html>",
+    )
+    .unwrap();
+    let (dom, log) = browse(&browser, &page, &["--dump-dom".to_string()], work.path());
+    assert!(dom.contains("<p>x</p>"), "{dom}");
+    let errors = logged_errors(&log);
+    assert!(
+        errors.iter().any(|l| l.contains("boom")) && errors.iter().any(|l| l.contains("notThere")),
+        "{log}"
+    );
+}
+
 /// Checks what the browser made of a page against summary.json: no error
 /// logged, every section, and every figure. `lang` is the page's language.
 fn check(loaded: &Loaded, summary: &Value, lang: &str, chinese_name: &str) {
-    for line in loaded.log.lines() {
-        assert!(
-            !line.contains("Uncaught") && !line.contains(":CONSOLE"),
-            "the browser logged: {line}\n{}",
-            loaded.log
-        );
-    }
+    let errors = logged_errors(&loaded.log);
+    assert!(errors.is_empty(), "the browser logged: {errors:?}");
     let doc = Html::parse_document(&loaded.dom);
     let html = doc.select(&sel("html")).next().unwrap();
     assert_eq!(attr(&html, "lang"), lang);
