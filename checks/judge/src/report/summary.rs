@@ -1,12 +1,14 @@
 //! The class overview: `summary.json`, `summary.csv` and `summary.md`.
 //!
 //! `summary.json` keeps no clause details but the ids of the clauses each
-//! step failed, so it cannot be read back as a [`ClassReport`]. Instead it has its own type, [`SummaryFile`], which
-//! mirrors exactly what is written: [`summary_of`] makes one from a class,
-//! [`read_summary`] reads one (checking the schema and refusing unknown
-//! fields), and [`summary_json_from`] writes one. The CSV and Markdown views
-//! take a `SummaryFile`, so shards graded separately can be read, merged
-//! (concatenate `submissions`, sort by name) and rendered again.
+//! step failed, so it cannot be read back as a [`ClassReport`]. Instead it
+//! has its own type, [`SummaryFile`], which mirrors exactly what is
+//! written: [`summary_of`] makes one from a class, [`read_summary`] reads
+//! one (checking the schema and refusing unknown fields), and
+//! [`summary_json_from`] writes one. The CSV and Markdown views
+//! (and `summary.html`, in `report::html`) take a `SummaryFile`, so shards
+//! graded separately can be read, merged (concatenate `submissions`, sort by
+//! name) and rendered again.
 //!
 //! Writing is stable: `summary_json_from(&read_summary(text)?)` gives `text`
 //! back for anything `summary_json` wrote. For that, `seconds` is rounded to
