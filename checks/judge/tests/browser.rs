@@ -5,7 +5,8 @@
 //! Chinese. The browser must report no script or console error, its DOM
 //! must hold every section, and the histogram's bars and the tables' counts
 //! must equal summary.json's; a screenshot of each page (wide and phone
-//! sized) is left in target/browser/ for a person to look at.
+//! sized) and its print (PDF) are left in target/browser/ for a person to
+//! look at.
 //!
 //! `.ci/run` installs chromium and fonts-noto-cjk. Without a browser the
 //! test fails when `CI` is set, and otherwise says on stderr that it
@@ -131,8 +132,9 @@ fn browse(browser: &Path, page: &Path, extra: &[String], work: &Path) -> (String
     (out, err)
 }
 
-/// Loads `page` (dumping its DOM) and takes a wide and a phone-sized
-/// screenshot of it into `shots` as `name.png` and `name-phone.png`.
+/// Loads `page` (dumping its DOM), takes a wide and a phone-sized
+/// screenshot of it into `shots` as `name.png` and `name-phone.png`, and
+/// prints it to `name.pdf`.
 fn load(browser: &Path, page: &Path, shots: &Path, name: &str) -> Loaded {
     let work = tempfile::tempdir().unwrap();
     let (dom, log) = browse(browser, page, &["--dump-dom".to_string()], work.path());
@@ -150,6 +152,18 @@ fn load(browser: &Path, page: &Path, shots: &Path, name: &str) -> Loaded {
             "{png:?}"
         );
     }
+    // Printed, with the page's print style.
+    let pdf = shots.join(format!("{name}.pdf"));
+    let args = [
+        format!("--print-to-pdf={}", pdf.display()),
+        "--no-pdf-header-footer".to_string(),
+    ];
+    browse(browser, page, &args, work.path());
+    let bytes = std::fs::read(&pdf).unwrap_or_else(|e| panic!("{}: {e}", pdf.display()));
+    assert!(
+        bytes.starts_with(b"%PDF-") && bytes.len() > 5_000,
+        "{pdf:?}"
+    );
     Loaded { dom, log }
 }
 
