@@ -103,14 +103,7 @@ pub fn whole(lang: Lang, parts: &[&str]) -> BTreeMap<String, String> {
 /// and `{name?one|other}` replaced by `one` when the value is 1 and by
 /// `other` otherwise (English plurals; the Chinese catalog needs none).
 pub fn tr(key: &str, args: &[(&str, &dyn std::fmt::Display)]) -> String {
-    #[cfg(test)]
-    let scoped = SCOPED.with(|s| s.borrow().as_ref().and_then(|m| m.get(key).cloned()));
-    #[cfg(not(test))]
-    let scoped: Option<String> = None;
-    let map = ACTIVE.get_or_init(|| parse(EN, &[]));
-    let mut text = scoped
-        .or_else(|| map.get(key).cloned())
-        .unwrap_or_else(|| format!("[{key}]"));
+    let mut text = lookup(key).unwrap_or_else(|| format!("[{key}]"));
     for (name, value) in args {
         let value = value.to_string();
         text = text.replace(&format!("{{{name}:?}}"), &format!("{value:?}"));
@@ -118,6 +111,18 @@ pub fn tr(key: &str, args: &[(&str, &dyn std::fmt::Display)]) -> String {
         text = plural(&text, name, value == "1");
     }
     text
+}
+
+/// The message for `key` as it stands (no placeholder filled in), or `None`
+/// when the catalog has no such key: for words that may be missing, such as
+/// a known mistake's description, where the caller shows something else.
+pub fn lookup(key: &str) -> Option<String> {
+    #[cfg(test)]
+    let scoped = SCOPED.with(|s| s.borrow().as_ref().and_then(|m| m.get(key).cloned()));
+    #[cfg(not(test))]
+    let scoped: Option<String> = None;
+    let map = ACTIVE.get_or_init(|| parse(EN, &[]));
+    scoped.or_else(|| map.get(key).cloned())
 }
 
 /// Replaces every `{name?one|other}` in `text` by `one` or `other`.
@@ -149,13 +154,22 @@ thread_local! {
 /// render in another language while the tests beside it keep English.
 #[cfg(test)]
 pub fn scoped<R>(lang: Lang, f: impl FnOnce() -> R) -> R {
+    scoped_with(lang, &[], f)
+}
+
+/// [`scoped`], with `extra` messages added to the catalog (words a test
+/// needs that the main file has not, such as a step's or a mistake's).
+#[cfg(test)]
+pub fn scoped_with<R>(lang: Lang, extra: &[(&str, &str)], f: impl FnOnce() -> R) -> R {
     struct Restore;
     impl Drop for Restore {
         fn drop(&mut self) {
             SCOPED.with(|s| s.borrow_mut().take());
         }
     }
-    SCOPED.with(|s| *s.borrow_mut() = Some(whole(lang, &[])));
+    let mut map = whole(lang, &[]);
+    map.extend(extra.iter().map(|(k, v)| (k.to_string(), v.to_string())));
+    SCOPED.with(|s| *s.borrow_mut() = Some(map));
     let _restore = Restore;
     f()
 }
@@ -217,6 +231,18 @@ mod tests {
         let many = plural(text, "n", false);
         assert_eq!(many, "drew {n} fractions, they {k?was|were} kept");
         assert_eq!(plural("no form here", "n", true), "no form here");
+    }
+
+    #[test]
+    fn a_missing_key_is_none_when_looked_up_and_bracketed_when_translated() {
+        assert_eq!(lookup("report.summary.build").as_deref(), Some("Build"));
+        assert_eq!(lookup("mistake.no-such-mistake"), None);
+        assert_eq!(t("mistake.no-such-mistake"), "[mistake.no-such-mistake]");
+        let zh = scoped(Lang::Zh, || lookup("report.summary.build"));
+        assert_eq!(
+            zh,
+            whole(Lang::Zh, &[]).get("report.summary.build").cloned()
+        );
     }
 
     #[test]

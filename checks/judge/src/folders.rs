@@ -233,6 +233,7 @@ mod tests {
             "--help",
             "summary.json",
             "Summary.CSV",
+            "summary.html",
             "trailing.",
             "CON",
             "nul.txt",
@@ -243,7 +244,8 @@ mod tests {
             assert_ne!(folder, name);
             assert_portable_folder(&folder);
             let lower = folder.to_ascii_lowercase();
-            assert!(!["summary.json", "summary.csv", "summary.md"].contains(&lower.as_str()));
+            let class_files = ["summary.json", "summary.csv", "summary.md", "summary.html"];
+            assert!(!class_files.contains(&lower.as_str()));
         }
         assert!(one(".hidden").starts_with("hidden-"));
         assert!(one("-rf").starts_with("rf-"));

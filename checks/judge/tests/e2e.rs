@@ -898,6 +898,17 @@ fn a_class_with_odd_names_and_no_lib_rs_grades_in_shards_and_merges() {
     let csv = std::fs::read_to_string(out.join("class/summary.csv")).unwrap();
     assert!(csv.contains("\"Li \"\"Lee\"\" =cmd\""), "{csv}");
     assert!(csv.contains("王小明") && csv.contains("'-rf"), "{csv}");
+    // The merge's page: every name escaped, the one without lib.rs first.
+    let html = std::fs::read_to_string(out.join("class/summary.html")).unwrap();
+    for shown in ["王小明", "Li &quot;Lee&quot; =cmd", "-rf"] {
+        assert!(html.contains(&format!("<bdi>{shown}</bdi>")), "{shown}");
+    }
+    assert!(!html.contains("<x>"), "a name is never markup");
+    let first = html.find("<tr data-name=").unwrap();
+    assert!(
+        html[first..].starts_with("<tr data-name=\"张 三,2 &amp; &lt;x&gt;\""),
+        "needs review first"
+    );
 }
 
 #[test]

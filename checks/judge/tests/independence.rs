@@ -7,6 +7,17 @@ use std::collections::{BTreeSet, HashMap};
 use std::process::Command;
 
 fn transitive_dependencies(package: &str) -> BTreeSet<String> {
+    dependencies(package, true)
+}
+
+/// What building `package` compiles: its dependencies, but for the
+/// dev-dependencies (which only its tests use).
+fn built_dependencies(package: &str) -> BTreeSet<String> {
+    dependencies(package, false)
+}
+
+/// `package`'s dependencies, transitively; with `dev`, its tests' too.
+fn dependencies(package: &str, dev: bool) -> BTreeSet<String> {
     let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
     let out = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
         .args(["metadata", "--format-version", "1"])
@@ -34,6 +45,13 @@ fn transitive_dependencies(package: &str) -> BTreeSet<String> {
                 .as_array()
                 .unwrap()
                 .iter()
+                .filter(|d| {
+                    dev || d["dep_kinds"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .any(|k| k["kind"] != "dev")
+                })
                 .map(|d| d["pkg"].as_str().unwrap())
                 .collect();
             (n["id"].as_str().unwrap(), deps)
@@ -102,4 +120,20 @@ fn the_advanced_runner_stands_alone() {
         !harness.contains("student") && !harness.contains("solutions"),
         "{harness:?}"
     );
+}
+
+/// lab.sh builds the judge and the runner's core (`cargo build -p lab-judge
+/// -p lab-runner-core`): the crates only the judge's tests use (the XML and
+/// HTML parsers that read its reports back) cost a learner nothing.
+#[test]
+fn lab_sh_builds_no_test_only_crate() {
+    for package in ["lab-judge", "lab-runner-core"] {
+        let built = built_dependencies(package);
+        assert!(built.contains("serde_json") || package != "lab-judge");
+        for test_only in ["scraper", "html5ever", "roxmltree"] {
+            assert!(!built.contains(test_only), "{package} builds {test_only}");
+        }
+    }
+    let tests = transitive_dependencies("lab-judge");
+    assert!(tests.contains("scraper") && tests.contains("roxmltree"));
 }

@@ -573,6 +573,49 @@ mod tests {
         assert!(!none.join("summary.json").exists());
     }
 
+    /// Marks a step of a shard's first submission failed, with failed
+    /// clauses and a known mistake, as grading would have written them.
+    fn with_failures(dir: &Path) {
+        let path = dir.join("summary.json");
+        let mut file = report::summary::read_summary(&read(&path)).unwrap();
+        let step = &mut file.submissions[0].steps[1];
+        step.status = report::StepStatus::Failed;
+        step.failed = vec!["02/safe-methods".into(), "02/random".into()];
+        step.mistake = Some("02-head-forgotten".into());
+        write_summaries(dir, &file).unwrap();
+    }
+
+    /// Shards merged give the summaries, summary.html included, of the
+    /// class written whole with the same seed, byte for byte, failed
+    /// clauses and known mistakes kept.
+    #[test]
+    fn merged_shards_give_the_summaries_of_one_run() {
+        let dir = tempfile::tempdir().unwrap();
+        let names = ["alice", "bob", "carol", "dave", "erin"];
+        let whole = dir.path().join("whole");
+        write_shard(&whole, &names, 6);
+        with_failures(&whole);
+        let shards: Vec<PathBuf> = (1..=2)
+            .map(|i| dir.path().join(format!("shard-{i}")))
+            .collect();
+        write_shard(&shards[0], &names[..2], 6);
+        with_failures(&shards[0]);
+        write_shard(&shards[1], &names[2..], 6);
+        let out = dir.path().join("class");
+        assert_eq!(merge_into(&out, &shards), status::PASSED);
+        for file in ["summary.json", "summary.csv", "summary.md", "summary.html"] {
+            assert_eq!(read(&out.join(file)), read(&whole.join(file)), "{file}");
+        }
+        let html = read(&out.join("summary.html"));
+        assert!(html.contains("data-clause=\"02/safe-methods\" data-count=\"1\""));
+        assert!(html.contains("data-mistake=\"02-head-forgotten\" data-count=\"1\""));
+        let json = read(&out.join("summary.json"));
+        assert!(
+            json.contains("\"mistake\": \"02-head-forgotten\""),
+            "{json}"
+        );
+    }
+
     #[test]
     fn merge_refuses_a_summary_that_points_outside_its_folder() {
         let dir = tempfile::tempdir().unwrap();

@@ -50,6 +50,10 @@ pub(super) fn write_summaries(
         &out.join("summary.md"),
         report::summary::summary_md(summary),
     )?;
+    write_atomically(
+        &out.join("summary.html"),
+        report::html::summary_html(summary),
+    )?;
     // Last: its presence means the folder is complete.
     write_atomically(
         &out.join("summary.json"),

@@ -4,6 +4,7 @@
 
 pub mod exercism;
 pub mod gradescope;
+pub mod html;
 pub mod junit;
 pub mod kit;
 #[cfg(test)]

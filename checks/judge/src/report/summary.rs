@@ -1,12 +1,14 @@
 //! The class overview: `summary.json`, `summary.csv` and `summary.md`.
 //!
-//! `summary.json` keeps no clause details, so it cannot be read back as a
-//! [`ClassReport`]. Instead it has its own type, [`SummaryFile`], which
-//! mirrors exactly what is written: [`summary_of`] makes one from a class,
-//! [`read_summary`] reads one (checking the schema and refusing unknown
-//! fields), and [`summary_json_from`] writes one. The CSV and Markdown views
-//! take a `SummaryFile`, so shards graded separately can be read, merged
-//! (concatenate `submissions`, sort by name) and rendered again.
+//! `summary.json` keeps no clause details but the ids of the clauses each
+//! step failed, so it cannot be read back as a [`ClassReport`]. Instead it
+//! has its own type, [`SummaryFile`], which mirrors exactly what is
+//! written: [`summary_of`] makes one from a class, [`read_summary`] reads
+//! one (checking the schema and refusing unknown fields), and
+//! [`summary_json_from`] writes one. The CSV and Markdown views
+//! (and `summary.html`, in `report::html`) take a `SummaryFile`, so shards
+//! graded separately can be read, merged (concatenate `submissions`, sort by
+//! name) and rendered again.
 //!
 //! Writing is stable: `summary_json_from(&read_summary(text)?)` gives `text`
 //! back for anything `summary_json` wrote. For that, `seconds` is rounded to
@@ -79,9 +81,18 @@ pub struct SummaryStep {
     /// An advanced (bonus) step.
     #[serde(default, skip_serializing_if = "super::is_false")]
     pub bonus: bool,
+    /// The ids of the clauses this step failed (e.g. "02/safe-methods"), in
+    /// the suite's order; left out when none did.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub failed: Vec<String>,
+    /// A known mistake the step's failures point to (e.g.
+    /// "02-head-forgotten"), described by the catalog's `mistake.<id>`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mistake: Option<String>,
 }
 
-/// The summary of a class: everything but clause details and printed bytes.
+/// The summary of a class: everything but clause details (each step keeps
+/// only the ids of its failed clauses) and printed bytes.
 pub fn summary_of(c: &ClassReport) -> SummaryFile {
     SummaryFile {
         schema: GRADE_SCHEMA.to_string(),
@@ -107,6 +118,13 @@ pub fn summary_of(c: &ClassReport) -> SummaryFile {
                         status: step.status,
                         weight: step.weight,
                         bonus: step.bonus,
+                        failed: step
+                            .clauses
+                            .iter()
+                            .filter(|c| c.status == super::ClauseStatus::Failed)
+                            .map(|c| c.key.clone())
+                            .collect(),
+                        mistake: None,
                     })
                     .collect(),
                 seconds: milliseconds(s.seconds),
@@ -265,7 +283,7 @@ pub fn summary_md(file: &SummaryFile) -> String {
 /// The first submission's steps, in its order, without the advanced steps
 /// no submission attempted (so a class of core submissions gets exactly
 /// the columns it always had).
-fn step_columns(file: &SummaryFile) -> Vec<String> {
+pub(super) fn step_columns(file: &SummaryFile) -> Vec<String> {
     let attempted = |step: &SummaryStep| {
         !step.bonus
             || file.submissions.iter().any(|s| {
@@ -346,6 +364,7 @@ mod tests {
     use super::super::snapshot::compare;
     use super::super::test_support::{class, raw_hidden, BOB, HOSTILE, HOSTILE_SHOWN, SEED};
     use super::*;
+    use crate::report::ClauseStatus;
     use serde_json::Value;
 
     #[test]
@@ -383,6 +402,9 @@ mod tests {
             for step in s["steps"].as_array().unwrap() {
                 let advanced = crate::suites::is_advanced(step["step"].as_str().unwrap());
                 let mut want = vec!["passed", "status", "step", "weight"];
+                if step["status"] == "failed" {
+                    want.insert(0, "failed");
+                }
                 if advanced {
                     want.insert(0, "bonus");
                 }
@@ -431,6 +453,58 @@ mod tests {
         let extra = text.replacen("\"seed\"", "\"clauses\": [],\n  \"seed\"", 1);
         assert!(read_summary(&extra).is_err());
         assert!(read_summary("not json").is_err());
+    }
+
+    /// A step keeps the ids of the clauses it failed, in the suite's order,
+    /// and a known mistake when one is named; both read back and write
+    /// identically, and a summary without them reads as before.
+    #[test]
+    fn failed_clauses_and_mistakes_read_back_and_write_identically() {
+        let mut c = class();
+        c.submissions[1].steps[1].clauses[0].status = ClauseStatus::Failed;
+        let mut file = summary_of(&c);
+        let bob = &file.submissions[1];
+        assert_eq!(
+            bob.steps[1].failed,
+            ["02/get-is-safe", "02/post-with-key-is-safe"]
+        );
+        assert!(bob.steps[2].failed.is_empty(), "not started is no failure");
+        assert!(file
+            .submissions
+            .iter()
+            .all(|s| s.steps.iter().all(|x| x.mistake.is_none())));
+        file.submissions[1].steps[1].mistake = Some("02-head-forgotten".into());
+        let text = summary_json_from(&file);
+        assert!(
+            text.contains("\"mistake\": \"02-head-forgotten\""),
+            "{text}"
+        );
+        assert_eq!(read_summary(&text).unwrap(), file);
+        assert_eq!(summary_json_from(&read_summary(&text).unwrap()), text);
+        let plain = summary_json(&class());
+        assert_eq!(text.matches("\"failed\": [").count(), 1);
+        assert!(!plain.contains("mistake"), "{plain}");
+        // A summary written before failed clauses were kept.
+        let old = strip_failed(&text);
+        assert!(
+            !old.contains("\"failed\": [") && !old.contains("mistake"),
+            "{old}"
+        );
+        let read = read_summary(&old).unwrap();
+        assert!(read.submissions[1].steps[1].failed.is_empty());
+        assert!(read.submissions[1].steps[1].mistake.is_none());
+    }
+
+    /// `text` without its steps' `failed` and `mistake` members.
+    fn strip_failed(text: &str) -> String {
+        let mut v: Value = serde_json::from_str(text).unwrap();
+        for s in v["submissions"].as_array_mut().unwrap() {
+            for step in s["steps"].as_array_mut().unwrap() {
+                step.as_object_mut().unwrap().remove("failed");
+                step.as_object_mut().unwrap().remove("mistake");
+            }
+        }
+        serde_json::to_string_pretty(&v).unwrap()
     }
 
     #[test]
