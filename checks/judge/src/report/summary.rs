@@ -79,6 +79,10 @@ pub struct SummaryStep {
     /// An advanced (bonus) step.
     #[serde(default, skip_serializing_if = "super::is_false")]
     pub bonus: bool,
+    /// The known mistake the failing step's answers are (its id; its
+    /// words are the catalog's `mistake.<id>`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mistake: Option<String>,
 }
 
 /// The summary of a class: everything but clause details and printed bytes.
@@ -107,6 +111,7 @@ pub fn summary_of(c: &ClassReport) -> SummaryFile {
                         status: step.status,
                         weight: step.weight,
                         bonus: step.bonus,
+                        mistake: step.mistake.clone(),
                     })
                     .collect(),
                 seconds: milliseconds(s.seconds),
@@ -258,6 +263,32 @@ pub fn summary_md(file: &SummaryFile) -> String {
         let steps = crate::suites::range(crate::suites::Track::Advanced);
         out.push_str(&tr("report.summary.bonus", &[("steps", &steps)]));
         out.push('\n');
+    }
+    let known: Vec<(&SummarySubmission, &SummaryStep, &String)> = file
+        .submissions
+        .iter()
+        .flat_map(|s| {
+            s.steps
+                .iter()
+                .filter_map(move |step| step.mistake.as_ref().map(|id| (s, step, id)))
+        })
+        .collect();
+    if !known.is_empty() {
+        out.push('\n');
+        out.push_str(&t("report.summary.mistakes"));
+        out.push_str("\n\n");
+        for (s, step, id) in known {
+            out.push_str(&tr(
+                "report.summary.mistake",
+                &[
+                    ("name", &md_cell(&visible::line(&s.name))),
+                    ("step", &step.step),
+                    ("description", &t(&format!("mistake.{id}"))),
+                    ("id", id),
+                ],
+            ));
+            out.push('\n');
+        }
     }
     out
 }

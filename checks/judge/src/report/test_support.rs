@@ -161,6 +161,7 @@ fn step(
                 }
             })
             .collect(),
+        mistake: None,
         seconds: if ran { 0.5 } else { 0.0 },
     }
 }
