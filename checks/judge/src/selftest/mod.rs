@@ -220,3 +220,55 @@ fn print_finding(f: &Finding) {
     let mark = if f.ok { "ok  " } else { "FAIL" };
     println!("{mark} {:<12} {:<44} {}", f.kind, f.name, f.detail);
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn mistake(answers: &str) -> Mistake {
+        Mistake {
+            id: "02-head-forgotten".into(),
+            step: "02".into(),
+            clauses: vec!["02/safe-methods".into()],
+            answers: answers.into(),
+        }
+    }
+
+    #[test]
+    fn an_edited_mistakes_file_is_stale_until_rewritten() {
+        let root = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(root.path().join("fixtures")).unwrap();
+        let path = root.path().join(mistakes::FILE);
+        let derived = mistake("00f446e41d3124fc");
+        let examined = vec![(derived.id.clone(), Some(derived.clone()))];
+        std::fs::write(&path, mistakes::render(std::slice::from_ref(&derived))).unwrap();
+        let fresh = known_mistakes(root.path(), &examined, false, false);
+        assert!(fresh.ok, "{}", fresh.detail);
+        // A hand edit of one hash.
+        let text = std::fs::read_to_string(&path).unwrap();
+        std::fs::write(&path, text.replace("00f446e41d3124fc", "00f446e41d3124fd")).unwrap();
+        let edited = known_mistakes(root.path(), &examined, false, false);
+        assert!(!edited.ok);
+        assert!(
+            edited.detail.contains(mistakes::REWRITE),
+            "{}",
+            edited.detail
+        );
+        assert!(
+            edited.detail.contains("02-head-forgotten"),
+            "{}",
+            edited.detail
+        );
+        // A line for a mutant that is gone, once every mutant ran.
+        let mut extra = derived.clone();
+        extra.id = "02-gone".into();
+        std::fs::write(&path, mistakes::render(&[derived, extra])).unwrap();
+        assert!(known_mistakes(root.path(), &examined, false, false).ok);
+        let complete = known_mistakes(root.path(), &examined, true, false);
+        assert!(complete.detail.contains("02-gone"), "{}", complete.detail);
+        // The maintainers' command writes it back.
+        let rewritten = known_mistakes(root.path(), &examined, true, true);
+        assert!(rewritten.ok, "{}", rewritten.detail);
+        assert!(known_mistakes(root.path(), &examined, true, false).ok);
+    }
+}
