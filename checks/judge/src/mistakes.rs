@@ -182,12 +182,29 @@ fn ids_in(text: &str) -> Vec<&str> {
     out
 }
 
+/// Whether `text` holds 16 hex digits in a row (where an id could be).
+fn hex_run(text: &str) -> bool {
+    let mut run = 0;
+    for b in text.bytes() {
+        run = if b.is_ascii_hexdigit() { run + 1 } else { 0 };
+        if run == 16 {
+            return true;
+        }
+    }
+    false
+}
+
 /// One case's answer with nothing a seed draws: see the module's notes.
 /// `None` when the case has no answer (a fault, or not run).
 pub fn canonical(call: &lab_wire::Call, got: &Got) -> Option<String> {
     match got {
         Got::Observed(Observed::Returned { value }) => {
             let mut text = serde_json::to_string(value).ok()?;
+            // No id can be in an answer without 16 hex digits in a row:
+            // most answers need no look at their input.
+            if !hex_run(&text) {
+                return Some(text);
+            }
             let input = serde_json::to_string(call).ok()?;
             for (k, id) in ids_in(&input).into_iter().enumerate() {
                 text = text.replace(id, &format!("#{k}"));
@@ -382,6 +399,20 @@ mod tests {
         let text = r#"{"body":"body-0123456789abcdef","x":"-1234567890123456.5","k":"key-0123456789abcdef0","b":"body-0123456789abcdef"}"#;
         assert_eq!(ids_in(text), ["0123456789abcdef", "1234567890123456"]);
         assert!(ids_in("body-0123456789ABCDEF").is_empty());
+        assert!(hex_run("x0123456789abcdefy") && !hex_run("0123456789abcde-f"));
+        // An answer that echoes its input's id reads the same under any seed.
+        let answer = |id: &str| {
+            let call = lab_wire::Call::ReplaySafe {
+                method: "GET".into(),
+                key: Some(format!("idem-{id}")),
+            };
+            let value = lab_wire::Value::Json {
+                value: serde_json::json!({ "echo": format!("idem-{id}"), "n": 12 }),
+            };
+            canonical(&call, &Got::Observed(Observed::Returned { value }))
+        };
+        assert_eq!(answer("00112233aabbccdd"), answer("ffeeddccbbaa9988"));
+        assert!(answer("00112233aabbccdd").unwrap().contains("idem-#0"));
     }
 
     #[test]
