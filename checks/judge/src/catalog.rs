@@ -7,6 +7,9 @@ use std::sync::OnceLock;
 
 const EN: &str = include_str!("../../../fixtures/i18n/en.json");
 const ZH: &str = include_str!("../../../fixtures/i18n/zh.json");
+/// The known mistakes' words (`mistake.<id>`, see `crate::mistakes`).
+const EN_MISTAKES: &str = include_str!("../../../fixtures/i18n/en/mistakes.json");
+const ZH_MISTAKES: &str = include_str!("../../../fixtures/i18n/zh/mistakes.json");
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Lang {
@@ -20,10 +23,15 @@ fn parse_one(text: &str) -> BTreeMap<String, String> {
     serde_json::from_str(text).expect("message catalogs are valid JSON objects of strings")
 }
 
-/// A language's whole catalog: the main file and each step's own words.
-fn parse(main: &str, parts: &[&str]) -> BTreeMap<String, String> {
+/// A language's whole catalog: the main file, the known mistakes' words
+/// and each step's own words.
+fn parse(lang: Lang, parts: &[&str]) -> BTreeMap<String, String> {
+    let (main, mistakes) = match lang {
+        Lang::En => (EN, EN_MISTAKES),
+        Lang::Zh => (ZH, ZH_MISTAKES),
+    };
     let mut map = parse_one(main);
-    for part in parts {
+    for part in std::iter::once(&mistakes).chain(parts) {
         for (k, v) in parse_one(part) {
             assert!(
                 map.insert(k.clone(), v).is_none(),
@@ -78,14 +86,6 @@ pub fn index(lang: Lang) -> usize {
     }
 }
 
-/// The main file of a language.
-fn main_file(lang: Lang) -> &'static str {
-    match lang {
-        Lang::En => EN,
-        Lang::Zh => ZH,
-    }
-}
-
 /// Chooses the catalog once, at start-up: the language's main file and the
 /// steps' words (`parts`, from the registry, which the caller passes so that
 /// the catalog needs to know no step).
@@ -96,7 +96,7 @@ pub fn select(lang: Lang, parts: &[&str]) {
 
 /// A language's whole catalog, for checks of its keys.
 pub fn whole(lang: Lang, parts: &[&str]) -> BTreeMap<String, String> {
-    parse(main_file(lang), parts)
+    parse(lang, parts)
 }
 
 /// The message for `key` with `{name}` (or `{name:?}`, quoted) filled in,
@@ -121,7 +121,7 @@ pub fn lookup(key: &str) -> Option<String> {
     let scoped = SCOPED.with(|s| s.borrow().as_ref().and_then(|m| m.get(key).cloned()));
     #[cfg(not(test))]
     let scoped: Option<String> = None;
-    let map = ACTIVE.get_or_init(|| parse(EN, &[]));
+    let map = ACTIVE.get_or_init(|| parse(Lang::En, &[]));
     scoped.or_else(|| map.get(key).cloned())
 }
 

@@ -164,6 +164,12 @@ pub fn report(results: &[StepResult], limits: &Limits, options: Console) -> (u64
         // after that step; the rules that passed stay as they are.
         let waits_for = result.stub_reached().filter(|other| *other != step);
         let mut told_wait = false;
+        // A known mistake is named once, after the step's first failure.
+        let lead = result
+            .verdicts
+            .iter()
+            .position(|v| matches!(v, ClauseVerdict::Failed { .. }));
+        let known = lead.and(crate::mistakes::matched(result));
         for (i, clause) in result.suite.clauses.iter().enumerate() {
             let waits = matches!(result.verdicts[i], ClauseVerdict::NotImplemented);
             match waits_for {
@@ -179,7 +185,11 @@ pub fn report(results: &[StepResult], limits: &Limits, options: Console) -> (u64
                 }
                 _ => {
                     let name = trial_name(step, function, &clause.key);
-                    named.push((name, failure_text(result, i, limits)));
+                    let mut text = failure_text(result, i, limits);
+                    if let (Some(text), Some(id)) = (&mut text, known.filter(|_| lead == Some(i))) {
+                        *text += &format!("\n\n{}", crate::mistakes::line(id));
+                    }
+                    named.push((name, text));
                 }
             }
         }

@@ -31,6 +31,7 @@ pub mod keys;
 pub mod learner;
 pub mod limits;
 pub mod live;
+pub mod mistakes;
 pub mod oracle;
 pub mod pool;
 pub mod render;

@@ -1954,3 +1954,76 @@ fn a_gradescope_package_grades_in_a_stand_in_autograder_tree() {
         .collect();
     assert!(left.is_empty(), "the submission's child outlived its run");
 }
+
+/// A submission made from one mutant is told that mistake by `check`
+/// under two seeds (its answers carry the seed's random response bodies,
+/// which the fingerprint must not see), and `grade` records it in
+/// summary.json, result.json and JUnit, and says it in its messages.
+#[test]
+fn a_known_mistake_is_named_by_check_under_any_seed_and_recorded_by_grade() {
+    let (kit, _serial) = kit();
+    let id = "08-first-response-returned";
+    let reference = std::fs::read_to_string(kit.path().join("solutions/src/lib.rs")).unwrap();
+    let part =
+        std::fs::read_to_string(kit.path().join(format!("fixtures/mutants/{id}.rs"))).unwrap();
+    let sub = tempfile::tempdir().unwrap();
+    let lib = sub.path().join("mutant/src/lib.rs");
+    std::fs::create_dir_all(lib.parent().unwrap()).unwrap();
+    std::fs::write(&lib, sections::splice_items(&reference, &part).unwrap()).unwrap();
+    let lib = lib.display().to_string();
+    let words: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(kit.path().join("fixtures/i18n/en/mistakes.json")).unwrap(),
+    )
+    .unwrap();
+    let description = words[format!("mistake.{id}")].as_str().unwrap().to_string();
+    let line = format!("This looks like a known mistake: {description}");
+    for seed in ["1", "2"] {
+        let r = run(
+            kit.path(),
+            "lab.sh",
+            &["check", "08", "--subject", &lib, "--seed", seed],
+            BUILD,
+        );
+        assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+        assert_eq!(
+            r.stdout.matches(&line).count(),
+            1,
+            "seed {seed}: {}",
+            r.stdout
+        );
+    }
+    let out = kit.path().join("grades-out");
+    let mutant = sub.path().join("mutant").display().to_string();
+    let r = run(
+        kit.path(),
+        "lab.sh",
+        &[
+            "grade",
+            "--seed",
+            "3",
+            "--out",
+            &out.display().to_string(),
+            &mutant,
+        ],
+        BUILD,
+    );
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    let summary = json(&out.join("summary.json"));
+    let steps = summary["submissions"][0]["steps"].as_array().unwrap();
+    let named: Vec<(&str, &str)> = steps
+        .iter()
+        .filter_map(|s| Some((s["step"].as_str()?, s["mistake"].as_str()?)))
+        .collect();
+    assert_eq!(named, [("08", id)]);
+    let result = std::fs::read_to_string(out.join("mutant/result.json")).unwrap();
+    assert!(
+        result.contains(&format!("\"mistake\": \"{id}\"")),
+        "{result}"
+    );
+    assert!(result.contains(&description), "{result}");
+    let junit = std::fs::read_to_string(out.join("mutant/junit.xml")).unwrap();
+    assert!(
+        junit.contains(&format!("<property name=\"mistake\" value=\"{id}\"/>")),
+        "{junit}"
+    );
+}

@@ -222,3 +222,44 @@ fn status_hint_and_show_in_both_languages() {
         );
     }
 }
+
+/// A known mistake is named after the step's first failure; answers that
+/// are no known mistake's on every table case get no such line. The
+/// unknown one makes two known mistakes at once (HEAD forgotten, PATCH
+/// taken as safe), which is neither of them. Whole outputs, both languages.
+#[test]
+fn a_known_mistake_is_named_and_an_unknown_one_is_not() {
+    let state = tempfile::tempdir().unwrap();
+    let known = subject("02-head-forgotten");
+    let reference = std::fs::read_to_string(root().join("solutions/src/lib.rs")).unwrap();
+    let two = "pub fn replay_safe(method: &str, key: Option<&str>) -> bool {\n    \
+               let is = |name: &str| method.eq_ignore_ascii_case(name);\n    \
+               if is(\"GET\") || is(\"PUT\") || is(\"DELETE\") || is(\"PATCH\") {\n        \
+               return true;\n    }\n    \
+               is(\"POST\") && key.is_some_and(|k| !k.trim().is_empty())\n}\n";
+    let file = "target/snapshots/02-two-mistakes.rs";
+    std::fs::write(
+        root().join(file),
+        sections::splice_items(&reference, two).unwrap(),
+    )
+    .unwrap();
+    let unknown = ["--subject".to_string(), file.to_string()];
+    for lang in ["en", "zh"] {
+        let lead = catalog::whole(if lang == "zh" { Lang::Zh } else { Lang::En }, &[])
+            ["mistake.known"]
+            .replace("{description}", "");
+        let check = |files: &[String]| {
+            let mut args = vec!["check", "02"];
+            args.extend(files.iter().map(String::as_str));
+            args.extend(["--seed", "1"]);
+            lab(&args, lang, state.path())
+        };
+        let named = check(&known);
+        assert_eq!(named.matches(&lead).count(), 1, "{named}");
+        compare(&format!("{lang}/mistake-known.txt"), &named);
+        let not_named = check(&unknown);
+        assert!(not_named.contains("---- 02 "), "it fails: {not_named}");
+        assert!(!not_named.contains(&lead), "{not_named}");
+        compare(&format!("{lang}/mistake-unknown.txt"), &not_named);
+    }
+}

@@ -185,6 +185,7 @@ pub(super) const COMMANDS: &[Spec] = &[
                 count_option("seeds", w, "cli.opt.seeds"),
                 count_option("jobs", w, "cli.opt.selftest_jobs"),
                 option("only", w.name("cli.value.name"), w.text("cli.opt.only")),
+                flag("write-mistakes", w.text("cli.opt.write_mistakes")),
             ]
         },
         read: |m| {
@@ -193,6 +194,7 @@ pub(super) const COMMANDS: &[Spec] = &[
                 seeds: m.get_one::<u64>("seeds").map_or(20, |&n| n as u32),
                 jobs: m.get_one::<u64>("jobs").map_or(2, |&n| n as usize),
                 only: m.get_one::<String>("only").cloned(),
+                write_mistakes: m.get_flag("write-mistakes"),
             }))
         },
     },

@@ -75,7 +75,18 @@ pub(super) fn clause_reports(result: &StepResult, limits: &Limits) -> Vec<Clause
 }
 
 pub(super) fn step_report(result: &StepResult, weight: u32, limits: &Limits) -> StepReport {
-    let clauses = clause_reports(result, limits);
+    let mut clauses = clause_reports(result, limits);
+    let mistake = crate::mistakes::matched(result);
+    // Said after the step's first failure, as `check` says it.
+    if let Some(id) = mistake {
+        let lead = clauses
+            .iter_mut()
+            .find(|c| c.status == ClauseStatus::Failed)
+            .and_then(|c| c.message.as_mut());
+        if let Some(message) = lead {
+            *message += &format!("\n\n{}", crate::mistakes::line(id));
+        }
+    }
     let passed = clauses.iter().all(|c| c.status == ClauseStatus::Passed);
     let status = if passed {
         StepStatus::Passed
@@ -100,6 +111,7 @@ pub(super) fn step_report(result: &StepResult, weight: u32, limits: &Limits) -> 
         score: if passed { weight } else { 0 },
         bonus: suites::is_advanced(result.suite.step),
         clauses,
+        mistake: mistake.map(str::to_string),
         seconds: report::milliseconds(result.elapsed.as_secs_f64()),
     }
 }
@@ -130,6 +142,7 @@ pub(super) fn not_built_steps(weights: &BTreeMap<String, u32>, seed: u64) -> Vec
                         seconds: 0.0,
                     })
                     .collect(),
+                mistake: None,
                 seconds: 0.0,
             }
         })

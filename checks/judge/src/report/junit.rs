@@ -96,6 +96,13 @@ pub fn junit_xml(s: &SubmissionReport, seed: &str) -> String {
             "      <property name=\"submission\" value=\"{}\"/>",
             attr(&visible::line(&s.name))
         );
+        if let Some(id) = &step.mistake {
+            let _ = writeln!(
+                out,
+                "      <property name=\"mistake\" value=\"{}\"/>",
+                attr(id)
+            );
+        }
         out.push_str("    </properties>\n");
         let classname = attr(&format!("retry-lab.{}", step.step));
         for case in cases {

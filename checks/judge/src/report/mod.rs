@@ -149,6 +149,10 @@ pub struct StepReport {
     #[serde(default, skip_serializing_if = "is_false")]
     pub bonus: bool,
     pub clauses: Vec<ClauseReport>,
+    /// The known mistake a failing step's answers are, exactly, on every
+    /// table case (its id, a mutant's file stem; see `crate::mistakes`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mistake: Option<String>,
     /// Wall time of running and judging the step, in seconds rounded to the
     /// millisecond (0 for a step that could not run, and in reports written
     /// before it was measured).

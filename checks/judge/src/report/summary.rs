@@ -85,8 +85,8 @@ pub struct SummaryStep {
     /// the suite's order; left out when none did.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub failed: Vec<String>,
-    /// A known mistake the step's failures point to (e.g.
-    /// "02-head-forgotten"), described by the catalog's `mistake.<id>`.
+    /// The known mistake the failing step's answers are (its id; its
+    /// words are the catalog's `mistake.<id>`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mistake: Option<String>,
 }
@@ -124,7 +124,7 @@ pub fn summary_of(c: &ClassReport) -> SummaryFile {
                             .filter(|c| c.status == super::ClauseStatus::Failed)
                             .map(|c| c.key.clone())
                             .collect(),
-                        mistake: None,
+                        mistake: step.mistake.clone(),
                     })
                     .collect(),
                 seconds: milliseconds(s.seconds),
@@ -277,6 +277,32 @@ pub fn summary_md(file: &SummaryFile) -> String {
         out.push_str(&tr("report.summary.bonus", &[("steps", &steps)]));
         out.push('\n');
     }
+    let known: Vec<(&SummarySubmission, &SummaryStep, &String)> = file
+        .submissions
+        .iter()
+        .flat_map(|s| {
+            s.steps
+                .iter()
+                .filter_map(move |step| step.mistake.as_ref().map(|id| (s, step, id)))
+        })
+        .collect();
+    if !known.is_empty() {
+        out.push('\n');
+        out.push_str(&t("report.summary.mistakes"));
+        out.push_str("\n\n");
+        for (s, step, id) in known {
+            out.push_str(&tr(
+                "report.summary.mistake",
+                &[
+                    ("name", &md_cell(&visible::line(&s.name))),
+                    ("step", &step.step),
+                    ("description", &t(&format!("mistake.{id}"))),
+                    ("id", id),
+                ],
+            ));
+            out.push('\n');
+        }
+    }
     out
 }
 
@@ -406,11 +432,27 @@ mod tests {
                     want.insert(0, "failed");
                 }
                 if advanced {
-                    want.insert(0, "bonus");
+                    want.push("bonus");
                 }
+                // Only a failing step that matched a known mistake.
+                if step.get("mistake").is_some() {
+                    assert_eq!(step["status"], "failed");
+                    want.push("mistake");
+                }
+                want.sort_unstable();
                 assert_eq!(keys(step), want);
             }
         }
+        let named: Vec<&Value> = v["submissions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .flat_map(|s| s["steps"].as_array().unwrap())
+            .filter_map(|step| step.get("mistake"))
+            .collect();
+        assert_eq!(named, ["02-post-exact-case"]);
+        let back = read_summary(&summary_json(&class())).unwrap();
+        assert_eq!(back, summary_of(&class()));
     }
 
     #[test]
@@ -469,10 +511,15 @@ mod tests {
             ["02/get-is-safe", "02/post-with-key-is-safe"]
         );
         assert!(bob.steps[2].failed.is_empty(), "not started is no failure");
-        assert!(file
+        // The class report's one known mistake, and only it, is carried.
+        assert_eq!(bob.steps[1].mistake.as_deref(), Some("02-post-exact-case"));
+        let named = file
             .submissions
             .iter()
-            .all(|s| s.steps.iter().all(|x| x.mistake.is_none())));
+            .flat_map(|s| &s.steps)
+            .filter(|x| x.mistake.is_some())
+            .count();
+        assert_eq!(named, 1);
         file.submissions[1].steps[1].mistake = Some("02-head-forgotten".into());
         let text = summary_json_from(&file);
         assert!(
@@ -483,7 +530,7 @@ mod tests {
         assert_eq!(summary_json_from(&read_summary(&text).unwrap()), text);
         let plain = summary_json(&class());
         assert_eq!(text.matches("\"failed\": [").count(), 1);
-        assert!(!plain.contains("mistake"), "{plain}");
+        assert_eq!(plain.matches("\"mistake\"").count(), 1, "{plain}");
         // A summary written before failed clauses were kept.
         let old = strip_failed(&text);
         assert!(

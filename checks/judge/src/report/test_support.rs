@@ -161,13 +161,14 @@ fn step(
                 }
             })
             .collect(),
+        mistake: None,
         seconds: if ran { 0.5 } else { 0.0 },
     }
 }
 
 /// Three submissions: `alice` passes
-/// everything; `BOB` passes 01, fails one clause of 02 with [`NASTY`] and has
-/// not started 03; `carol` does not compile.
+/// everything; `BOB` passes 01, fails one clause of 02 with [`NASTY`] (a
+/// known mistake) and has not started 03; `carol` does not compile.
 pub fn class() -> ClassReport {
     use ClauseStatus as C;
     use StepStatus as S;
@@ -207,7 +208,10 @@ pub fn class() -> ClassReport {
                 max_score: 30,
                 steps: vec![
                     step(0, S::Passed, pass),
-                    step(1, S::Failed, [(C::Passed, None), (C::Failed, Some(NASTY))]),
+                    StepReport {
+                        mistake: Some("02-post-exact-case".to_string()),
+                        ..step(1, S::Failed, [(C::Passed, None), (C::Failed, Some(NASTY))])
+                    },
                     step(2, S::NotStarted, todo),
                     step(3, S::NotAttempted, absent),
                 ],

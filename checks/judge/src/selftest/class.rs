@@ -123,6 +123,7 @@ pub(super) fn grade_sample_class(root: &Path, seed: u64) -> Result<Vec<Finding>,
                 first: None,
                 ok: wrong.is_empty(),
                 detail,
+                mistake: None,
             }
         })
         .collect())

@@ -6,6 +6,7 @@ use super::Examined;
 use crate::compile;
 use crate::evaluate::StepResult;
 use crate::limits::Limits;
+use crate::mistakes::Mistake;
 use crate::sections::{splice, splice_items};
 use crate::suites::{is_advanced, span};
 use std::path::Path;
@@ -46,11 +47,30 @@ fn sources(root: &Path, subject: &Subject) -> Result<compile::Sources, String> {
     })
 }
 
+/// A subject checked; for a mutant, also its fingerprint as a known
+/// mistake (`Some(None)`: it has none, see [`crate::mistakes::derive`]).
 pub(super) fn examine(
     root: &Path,
     slot: &str,
     subject: &Subject,
     seed: u64,
+) -> Result<(Examined, Option<Option<Mistake>>), String> {
+    let mut derived = None;
+    let examined = examine_into(root, slot, subject, seed, &mut derived)?;
+    Ok((examined, derived))
+}
+
+/// The mutant's id as a known mistake: its file stem.
+pub(super) fn mistake_id(subject: &Subject) -> &str {
+    subject.name.rsplit('/').next().unwrap_or(&subject.name)
+}
+
+fn examine_into(
+    root: &Path,
+    slot: &str,
+    subject: &Subject,
+    seed: u64,
+    derived: &mut Option<Option<Mistake>>,
 ) -> Result<Examined, String> {
     let steps: Vec<&'static str> = match &subject.expect {
         Expectation::PassAll(_, steps) | Expectation::NotStarted(steps) => steps.clone(),
@@ -94,7 +114,19 @@ pub(super) fn examine(
     match &subject.expect {
         Expectation::PassAll(seeds, _) => {
             for &s in seeds {
-                let failed = failed_clauses(&run(&steps, s)?);
+                let results = run(&steps, s)?;
+                // No correct answer may read as a known mistake.
+                if let Some((step, id)) = results
+                    .iter()
+                    .find_map(|r| crate::mistakes::lookup(r).map(|id| (r.suite.step, id)))
+                {
+                    return Ok((
+                        false,
+                        format!("step {step} reads as the known mistake {id} under seed {s}"),
+                        None,
+                    ));
+                }
+                let failed = failed_clauses(&results);
                 if !failed.is_empty() {
                     return Ok((
                         false,
@@ -135,7 +167,23 @@ pub(super) fn examine(
         }
         Expectation::Caught { clause } => {
             let step = steps[0];
-            let failed = failed_clauses(&run(&steps, seed)?);
+            let results = run(&steps, seed)?;
+            let id = mistake_id(subject);
+            let part = match (&subject.lib, &subject.advanced) {
+                (SourceFile::Spliced(p), _) | (_, Some(SourceFile::Spliced(p))) => {
+                    std::fs::read_to_string(p).unwrap_or_default()
+                }
+                _ => String::new(),
+            };
+            *derived = Some(if crate::mistakes::hostile(id, &part) {
+                None
+            } else {
+                results
+                    .iter()
+                    .find(|r| r.suite.step == step)
+                    .and_then(|r| crate::mistakes::derive(id, r))
+            });
+            let failed = failed_clauses(&results);
             let first = failed.first().cloned();
             if failed.is_empty() {
                 Ok((false, format!("SURVIVED step {step}"), None))

@@ -19,6 +19,7 @@ mod subjects;
 
 pub use subjects::caught_by;
 
+use crate::mistakes::{self, Mistake};
 use crate::status;
 use class::grade_sample_class;
 use examine::examine;
@@ -32,6 +33,9 @@ pub struct SelftestArgs {
     pub seeds: u32,
     pub jobs: usize,
     pub only: Option<String>,
+    /// Rewrite `fixtures/mistakes.json` from the mutants run, instead of
+    /// failing when it is stale.
+    pub write_mistakes: bool,
 }
 
 /// What one subject (or one graded sample submission) came to.
@@ -44,10 +48,17 @@ struct Finding {
     first: Option<String>,
     ok: bool,
     detail: String,
+    /// For a mutant, its id and its fingerprint as a known mistake, if it
+    /// has one.
+    mistake: Option<(String, Option<Mistake>)>,
 }
 
 impl Finding {
-    fn of(subject: Subject, (ok, detail, first): Examined) -> Finding {
+    fn of(
+        subject: Subject,
+        ((ok, detail, first), derived): (Examined, Option<Option<Mistake>>),
+    ) -> Finding {
+        let mistake = derived.map(|d| (examine::mistake_id(&subject).to_string(), d));
         let caught_by = match subject.expect {
             Expectation::Caught { clause } => Some(clause),
             Expectation::PassAll(..) | Expectation::NotStarted(_) => None,
@@ -59,6 +70,7 @@ impl Finding {
             first,
             ok,
             detail,
+            mistake,
         }
     }
 }
@@ -97,6 +109,15 @@ pub fn run(root: &Path, args: &SelftestArgs) -> u8 {
         eprintln!("lab: the kit itself failed: {e}");
         return status::KIT_ERROR;
     }
+    let examined: Vec<(String, Option<Mistake>)> =
+        findings.iter().filter_map(|f| f.mistake.clone()).collect();
+    if !examined.is_empty() {
+        let every = subjects::mutant_ids(root);
+        let complete = every.iter().all(|id| examined.iter().any(|(e, _)| e == id));
+        let f = known_mistakes(root, &examined, complete, args.write_mistakes);
+        print_finding(&f);
+        findings.push(f);
+    }
     if args.only.as_deref().is_none_or(|o| "class".starts_with(o)) {
         match grade_sample_class(root, seed) {
             Ok(class) => {
@@ -130,7 +151,124 @@ pub fn run(root: &Path, args: &SelftestArgs) -> u8 {
     }
 }
 
+/// The stored fingerprints against the ones just derived (or, with
+/// `write`, rewritten from them).
+fn known_mistakes(
+    root: &Path,
+    examined: &[(String, Option<Mistake>)],
+    complete: bool,
+    write: bool,
+) -> Finding {
+    let path = root.join(mistakes::FILE);
+    let stored = std::fs::read_to_string(&path)
+        .map_err(|e| format!("{}: {e}", path.display()))
+        .and_then(|text| mistakes::parse(&text));
+    let (ok, detail) = match stored {
+        Err(e) if !write => (false, e),
+        stored if write => {
+            let kept = if complete {
+                Vec::new()
+            } else {
+                stored.unwrap_or_default()
+            };
+            let text = mistakes::render(&mistakes::updated(&kept, examined));
+            match std::fs::write(&path, text) {
+                Ok(()) => (
+                    true,
+                    format!("rewrote {} from {} mutants", mistakes::FILE, examined.len()),
+                ),
+                Err(e) => (false, format!("{}: {e}", path.display())),
+            }
+        }
+        stored => {
+            let stale = mistakes::stale(&stored.unwrap_or_default(), examined, complete);
+            if stale.is_empty() {
+                let with = examined.iter().filter(|(_, m)| m.is_some()).count();
+                (
+                    true,
+                    format!(
+                        "{with} of {} mutants have their fingerprints in {}",
+                        examined.len(),
+                        mistakes::FILE
+                    ),
+                )
+            } else {
+                (
+                    false,
+                    format!(
+                        "{} is stale (rewrite it with: {}):\n  {}",
+                        mistakes::FILE,
+                        mistakes::REWRITE,
+                        stale.join("\n  ")
+                    ),
+                )
+            }
+        }
+    };
+    Finding {
+        kind: "mistakes",
+        name: mistakes::FILE.to_string(),
+        caught_by: None,
+        first: None,
+        ok,
+        detail,
+        mistake: None,
+    }
+}
+
 fn print_finding(f: &Finding) {
     let mark = if f.ok { "ok  " } else { "FAIL" };
     println!("{mark} {:<12} {:<44} {}", f.kind, f.name, f.detail);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn mistake(answers: &str) -> Mistake {
+        Mistake {
+            id: "02-head-forgotten".into(),
+            step: "02".into(),
+            clauses: vec!["02/safe-methods".into()],
+            answers: answers.into(),
+        }
+    }
+
+    #[test]
+    fn an_edited_mistakes_file_is_stale_until_rewritten() {
+        let root = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(root.path().join("fixtures")).unwrap();
+        let path = root.path().join(mistakes::FILE);
+        let derived = mistake("00f446e41d3124fc");
+        let examined = vec![(derived.id.clone(), Some(derived.clone()))];
+        std::fs::write(&path, mistakes::render(std::slice::from_ref(&derived))).unwrap();
+        let fresh = known_mistakes(root.path(), &examined, false, false);
+        assert!(fresh.ok, "{}", fresh.detail);
+        // A hand edit of one hash.
+        let text = std::fs::read_to_string(&path).unwrap();
+        std::fs::write(&path, text.replace("00f446e41d3124fc", "00f446e41d3124fd")).unwrap();
+        let edited = known_mistakes(root.path(), &examined, false, false);
+        assert!(!edited.ok);
+        assert!(
+            edited.detail.contains(mistakes::REWRITE),
+            "{}",
+            edited.detail
+        );
+        assert!(
+            edited.detail.contains("02-head-forgotten"),
+            "{}",
+            edited.detail
+        );
+        // A line for a mutant that is gone, once every mutant ran.
+        let mut extra = derived.clone();
+        extra.id = "02-gone".into();
+        std::fs::write(&path, mistakes::render(&[derived, extra])).unwrap();
+        assert!(known_mistakes(root.path(), &examined, false, false).ok);
+        let complete = known_mistakes(root.path(), &examined, true, false);
+        assert!(complete.detail.contains("02-gone"), "{}", complete.detail);
+        // The maintainers' command writes it back.
+        let rewritten = known_mistakes(root.path(), &examined, true, true);
+        assert!(rewritten.ok, "{}", rewritten.detail);
+        assert!(known_mistakes(root.path(), &examined, true, false).ok);
+    }
 }

@@ -116,6 +116,7 @@ pub(super) fn first_failure_findings(root: &Path, findings: &[Finding]) -> Vec<F
             first: None,
             ok: share >= FIRST_UNDER_NAMED && unlisted.is_empty(),
             detail,
+            mistake: None,
         });
     }
     out
@@ -161,6 +162,7 @@ mod tests {
             first: Some(first.into()),
             ok: true,
             detail: String::new(),
+            mistake: None,
         }
     }
 

@@ -56,6 +56,15 @@ fn stem(p: &Path) -> String {
         .unwrap_or_default()
 }
 
+/// Every mutant's id as a known mistake (its file stem), core and advanced.
+pub(super) fn mutant_ids(root: &Path) -> Vec<String> {
+    rs_files(&root.join("fixtures/mutants"))
+        .into_iter()
+        .chain(rs_files(&root.join("fixtures/mutants/advanced")))
+        .map(|p| stem(&p))
+        .collect()
+}
+
 pub(super) fn subjects(root: &Path, args: &SelftestArgs, seed: u64) -> Vec<Subject> {
     let seeds: Vec<u64> = (0..u64::from(args.seeds))
         .map(|i| seed.wrapping_add(i))

@@ -3,7 +3,7 @@
 //! a clause is a list of checks: the hand-written table's cases first, then
 //! the generated ones, so the smallest failing input is shown first.
 
-mod fixture;
+pub(crate) mod fixture;
 
 use crate::rng::Gen;
 use lab_wire::{Call, Ending, Event, Live};
@@ -490,6 +490,33 @@ pub fn parse_step(text: &str) -> Option<&'static str> {
     all_steps()
         .map(|(s, _)| s)
         .find(|s| s.parse::<u8>().ok() == Some(n))
+}
+
+/// How many of the hand-written table's cases each clause of `step` holds
+/// (by key, `NN/clause`): a clause's checks begin with them, one per row.
+/// Read once per step.
+pub fn fixture_counts(step: &str) -> &'static std::collections::BTreeMap<String, usize> {
+    type Counts = std::collections::BTreeMap<String, usize>;
+    static COUNTS: std::sync::OnceLock<Vec<Counts>> = std::sync::OnceLock::new();
+    let all = COUNTS.get_or_init(|| {
+        REGISTRY
+            .iter()
+            .map(|e| {
+                let mut counts = Counts::new();
+                for case in fixture::table(e.id) {
+                    *counts
+                        .entry(format!("{}/{}", e.id, fixture::clause(&case)))
+                        .or_default() += 1;
+                }
+                counts
+            })
+            .collect()
+    });
+    let at = REGISTRY
+        .iter()
+        .position(|e| e.id == step)
+        .unwrap_or_else(|| panic!("step {step} is not registered"));
+    &all[at]
 }
 
 /// Builds one step's suite for a run's seed.
