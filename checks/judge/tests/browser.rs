@@ -13,7 +13,7 @@
 //! skipped. Every browser and lab.sh run is under an outer time limit.
 
 use lab_judge::report::summary::{read_summary, SummaryFile, SummaryStep, SummarySubmission};
-use lab_judge::report::{AdvancedBuild, Build, StepStatus, GRADE_SCHEMA};
+use lab_judge::report::{AdvancedBuild, Build, FaultKind, StepStatus, GRADE_SCHEMA};
 use scraper::{ElementRef, Html, Selector};
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -180,9 +180,10 @@ fn count(e: &ElementRef) -> u64 {
 }
 
 /// The step statuses of summary.json, as the page names them.
-fn kind(build: &str, status: &str) -> &'static str {
+fn kind(build: &str, status: &str, fault: bool) -> &'static str {
     match (status, build) {
         ("passed", _) => "passed",
+        ("failed", _) if fault => "faulted",
         ("failed", _) => "failed",
         ("not-built", "error") => "faulted",
         ("not-built", _) => "not_built",
@@ -263,8 +264,11 @@ fn check(loaded: &Loaded, summary: &Value, lang: &str, chinese_name: &str) {
                 .filter(|s| {
                     s["steps"].as_array().unwrap().iter().any(|x| {
                         x["step"] == step
-                            && kind(s["build"].as_str().unwrap(), x["status"].as_str().unwrap())
-                                == attr(&cell, "data-kind")
+                            && kind(
+                                s["build"].as_str().unwrap(),
+                                x["status"].as_str().unwrap(),
+                                x.get("fault").is_some(),
+                            ) == attr(&cell, "data-kind")
                     })
                 })
                 .count() as u64;
@@ -317,7 +321,11 @@ fn check(loaded: &Loaded, summary: &Value, lang: &str, chinese_name: &str) {
                 .iter()
                 .find(|x| x["step"] == attr(&cell, "data-step"))
                 .unwrap();
-            let want = kind(s["build"].as_str().unwrap(), x["status"].as_str().unwrap());
+            let want = kind(
+                s["build"].as_str().unwrap(),
+                x["status"].as_str().unwrap(),
+                x.get("fault").is_some(),
+            );
             assert_eq!(attr(&cell, "data-status"), want, "{name}");
         }
     }
@@ -449,6 +457,9 @@ fn synthetic(n: usize) -> SummaryFile {
                         (StepStatus::Failed, None) => vec![format!("{id}/random")],
                         _ => Vec::new(),
                     };
+                    let fault = (status == StepStatus::Failed && (i + k) % 5 == 1).then_some(
+                        [FaultKind::TimedOut, FaultKind::Crashed, FaultKind::Flooded][i % 3],
+                    );
                     let mistake = match (status, fails) {
                         (StepStatus::Failed, Some(f)) if i % 3 == 0 => Some(f.2.to_string()),
                         _ => None,
@@ -460,6 +471,7 @@ fn synthetic(n: usize) -> SummaryFile {
                         weight: 1,
                         bonus: *bonus,
                         failed,
+                        fault,
                         mistake,
                     }
                 })

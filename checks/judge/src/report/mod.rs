@@ -224,6 +224,14 @@ pub enum FaultKind {
 }
 
 impl FaultKind {
+    /// A fault of the run rather than of the answer: the call did not end
+    /// by itself (time-out, a runaway stopped, its process died, it
+    /// flooded its output, an outcome was forged, or it never ran). A
+    /// panic is the learner's code ending the call, counted as failed.
+    pub fn is_fault(self) -> bool {
+        self.is_runtime_error() && self != FaultKind::Panicked
+    }
+
     /// A runtime error (the call did not finish with a value), as opposed
     /// to a wrong answer or a stub.
     pub fn is_runtime_error(self) -> bool {

@@ -29,7 +29,7 @@
 //! ends included, escaped as `\u{1b}`, `\n`, …) before quoting, disarming
 //! or Markdown escaping; `summary.json` keeps the exact name.
 
-use super::{AdvancedBuild, Build, ClassReport, StepStatus, GRADE_SCHEMA};
+use super::{AdvancedBuild, Build, ClassReport, FaultKind, StepStatus, GRADE_SCHEMA};
 use crate::catalog::{t, tr};
 use crate::visible;
 use serde::{Deserialize, Serialize};
@@ -85,6 +85,11 @@ pub struct SummaryStep {
     /// the suite's order; left out when none did.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub failed: Vec<String>,
+    /// How the first of its failed clauses that faulted did (time-out,
+    /// crash, flood, …; see [`FaultKind::is_fault`]); left out when the
+    /// step did not fail that way.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fault: Option<FaultKind>,
     /// The known mistake the failing step's answers are (its id; its
     /// words are the catalog's `mistake.<id>`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -124,6 +129,11 @@ pub fn summary_of(c: &ClassReport) -> SummaryFile {
                             .filter(|c| c.status == super::ClauseStatus::Failed)
                             .map(|c| c.key.clone())
                             .collect(),
+                        fault: step
+                            .clauses
+                            .iter()
+                            .filter(|c| c.status == super::ClauseStatus::Failed)
+                            .find_map(|c| c.fault.filter(|f| f.is_fault())),
                         mistake: step.mistake.clone(),
                     })
                     .collect(),
@@ -390,7 +400,7 @@ mod tests {
     use super::super::snapshot::compare;
     use super::super::test_support::{class, raw_hidden, BOB, HOSTILE, HOSTILE_SHOWN, SEED};
     use super::*;
-    use crate::report::ClauseStatus;
+    use crate::report::{ClauseReport, ClauseStatus};
     use serde_json::Value;
 
     #[test]
@@ -540,6 +550,56 @@ mod tests {
         let read = read_summary(&old).unwrap();
         assert!(read.submissions[1].steps[1].failed.is_empty());
         assert!(read.submissions[1].steps[1].mistake.is_none());
+    }
+
+    /// A step whose failed clause faulted (time-out, crash, flood, …) says
+    /// how; a wrong answer, a panic or a passing clause's fault does not.
+    #[test]
+    fn a_step_names_the_first_fault_among_its_failed_clauses() {
+        let fault_of = |kinds: &[(ClauseStatus, Option<FaultKind>)]| {
+            let mut c = class();
+            let step = &mut c.submissions[1].steps[1];
+            step.clauses.truncate(1);
+            let template = step.clauses[0].clone();
+            step.clauses = kinds
+                .iter()
+                .map(|(status, fault)| ClauseReport {
+                    status: *status,
+                    fault: *fault,
+                    ..template.clone()
+                })
+                .collect();
+            summary_of(&c).submissions[1].steps[1].fault
+        };
+        let failed = ClauseStatus::Failed;
+        assert_eq!(fault_of(&[(failed, Some(FaultKind::Wrong))]), None);
+        assert_eq!(fault_of(&[(failed, Some(FaultKind::Panicked))]), None);
+        assert_eq!(
+            fault_of(&[
+                (failed, Some(FaultKind::Wrong)),
+                (failed, Some(FaultKind::TimedOut)),
+                (failed, Some(FaultKind::Crashed)),
+            ]),
+            Some(FaultKind::TimedOut)
+        );
+        assert_eq!(
+            fault_of(&[(ClauseStatus::Passed, Some(FaultKind::Flooded))]),
+            None
+        );
+        for kind in [
+            FaultKind::Runaway,
+            FaultKind::Crashed,
+            FaultKind::Flooded,
+            FaultKind::Forged,
+            FaultKind::NotRun,
+        ] {
+            assert_eq!(fault_of(&[(failed, Some(kind))]), Some(kind));
+        }
+        let mut c = class();
+        c.submissions[1].steps[1].clauses[1].fault = Some(FaultKind::Flooded);
+        let text = summary_json(&c);
+        assert!(text.contains("\"fault\": \"flooded\""), "{text}");
+        assert_eq!(summary_json_from(&read_summary(&text).unwrap()), text);
     }
 
     /// `text` without its steps' `failed` and `mistake` members.

@@ -448,7 +448,7 @@ fn student_row(out: &mut String, s: &SummarySubmission, f: &Figures) {
     for step in &f.steps {
         match s.steps.iter().find(|x| x.step == step.step) {
             Some(x) => {
-                let kind = Kind::of(s, x.status);
+                let kind = Kind::of(s, x);
                 let _ = write!(
                     out,
                     "<td class=\"st {0}\" data-step=\"{1}\" data-status=\"{0}\">{2}</td>",

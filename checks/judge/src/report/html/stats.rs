@@ -1,7 +1,7 @@
 //! The figures `summary.html` shows, counted from a [`SummaryFile`] alone,
 //! so that a page rendered from merged shards equals the page of one run.
 
-use super::super::summary::{step_columns, SummaryFile, SummarySubmission};
+use super::super::summary::{step_columns, SummaryFile, SummaryStep, SummarySubmission};
 use super::super::{AdvancedBuild, Build, StepStatus};
 use std::collections::BTreeMap;
 
@@ -17,8 +17,9 @@ pub(super) enum Kind {
     /// The submission (or, for an advanced step, its advanced.rs) does not
     /// compile.
     NotBuilt,
-    /// Grading could not finish (the submission needs review), so the step
-    /// never ran.
+    /// A call of the step faulted (time-out, crash, flood, …: the step
+    /// failed that way), or grading could not finish (the submission needs
+    /// review), so the step never ran.
     Faulted,
     NotStarted,
     NotAttempted,
@@ -34,10 +35,11 @@ impl Kind {
         Kind::NotAttempted,
     ];
 
-    /// The step's status, as summary.json gives it, for a submission.
-    pub(super) fn of(s: &SummarySubmission, status: StepStatus) -> Kind {
-        match status {
+    /// The step, as summary.json gives it, for a submission.
+    pub(super) fn of(s: &SummarySubmission, step: &SummaryStep) -> Kind {
+        match step.status {
             StepStatus::Passed => Kind::Passed,
+            StepStatus::Failed if step.fault.is_some() => Kind::Faulted,
             StepStatus::Failed => Kind::Failed,
             StepStatus::NotBuilt if s.build == Build::Error => Kind::Faulted,
             StepStatus::NotBuilt => Kind::NotBuilt,
@@ -163,7 +165,7 @@ pub(super) fn figures(file: &SummaryFile) -> Figures {
             let mut counts = [0; 6];
             for s in subs {
                 if let Some(x) = s.steps.iter().find(|x| x.step == step) {
-                    counts[Kind::of(s, x.status) as usize] += 1;
+                    counts[Kind::of(s, x) as usize] += 1;
                 }
             }
             StepFigures {

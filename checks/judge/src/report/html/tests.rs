@@ -5,7 +5,7 @@
 use super::super::snapshot::compare;
 use super::super::summary::{summary_of, SummaryFile, SummaryStep, SummarySubmission};
 use super::super::test_support::{class, raw_hidden, BOB, HOSTILE};
-use super::super::{AdvancedBuild, Build, StepStatus, GRADE_SCHEMA};
+use super::super::{AdvancedBuild, Build, FaultKind, StepStatus, GRADE_SCHEMA};
 use super::*;
 use crate::catalog::{scoped, scoped_with, Lang};
 use scraper::{ElementRef, Html, Selector};
@@ -42,9 +42,10 @@ fn text(e: &ElementRef) -> String {
 }
 
 /// The step statuses summary.json names, as the page counts them.
-fn kind_name(s: &SummarySubmission, status: StepStatus) -> &'static str {
-    match (status, s.build) {
+fn kind_name(s: &SummarySubmission, x: &SummaryStep) -> &'static str {
+    match (x.status, s.build) {
         (StepStatus::Passed, _) => "passed",
+        (StepStatus::Failed, _) if x.fault.is_some() => "faulted",
         (StepStatus::Failed, _) => "failed",
         (StepStatus::NotBuilt, Build::Error) => "faulted",
         (StepStatus::NotBuilt, _) => "not_built",
@@ -102,6 +103,9 @@ pub(crate) fn synthetic(n: usize) -> SummaryFile {
                         status,
                         weight: 1,
                         bonus,
+                        fault: (status == StepStatus::Failed && i % 4 == 1).then_some(
+                            [FaultKind::TimedOut, FaultKind::Crashed, FaultKind::Flooded][i % 3],
+                        ),
                         mistake: (status == StepStatus::Failed && i % 4 == 0)
                             .then(|| format!("{step}-known-{}", i % 2)),
                         failed,
@@ -247,7 +251,7 @@ fn every_figure_equals_the_summarys() {
                 .filter(|s| {
                     s.steps
                         .iter()
-                        .any(|x| x.step == step && kind_name(s, x.status) == kind)
+                        .any(|x| x.step == step && kind_name(s, x) == kind)
                 })
                 .count();
             assert_eq!(num(&cell, "data-count"), want, "{step} {kind}");
@@ -304,7 +308,7 @@ fn every_figure_equals_the_summarys() {
         assert_eq!(cells.len(), s.steps.len());
         for (cell, x) in cells.iter().zip(&s.steps) {
             assert_eq!(attr(cell, "data-step"), x.step);
-            assert_eq!(attr(cell, "data-status"), kind_name(s, x.status));
+            assert_eq!(attr(cell, "data-status"), kind_name(s, x));
             assert!(!text(cell).trim().is_empty(), "a label, never colour alone");
         }
     }
