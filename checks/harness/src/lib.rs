@@ -78,6 +78,26 @@ pub fn serve(name: &str, dispatch: fn(Call) -> Observed, mode: Mode) -> ExitCode
     }
 }
 
+/// Lowers this thread (the one that runs learner code) to the lowest
+/// priority, once the outcome flusher has started at the usual one. Every
+/// thread the learner's code starts inherits it, so threads that spin for
+/// ever can no longer crowd the flusher out: on a loaded machine they did,
+/// and the outcomes of finished cases stayed unwritten past the case limit.
+/// Priorities weigh only among this runner's own threads (the kernel shares
+/// the processor between sessions first, and each runner is a session of
+/// its own), and the judge's case clock leaves out the time the learner's
+/// thread waits for a processor, so no verdict depends on it. Where the
+/// call fails, the runner goes on as it was.
+fn yield_to_the_flusher() {
+    // SAFETY: gettid and setpriority only read and change this thread's
+    // own scheduling priority (on Linux, a thread's nice value is its own).
+    #[cfg(target_os = "linux")]
+    unsafe {
+        let tid = libc::gettid();
+        libc::setpriority(libc::PRIO_PROCESS, tid as libc::id_t, 19);
+    }
+}
+
 /// Refuses this process every later execve and execveat (EPERM), before
 /// any learner code is called: the judge's jail already lets a runner
 /// execute only its own binary and its dynamic loader, and this closes the
@@ -164,6 +184,7 @@ fn run(args: &[String], dispatch: fn(Call) -> Observed) -> Result<(), String> {
     }
     let file = handed(wire::OUTCOMES_FD).ok_or("no outcomes file on descriptor 4")?;
     let mut out = sink::Sink::new(file, careful).map_err(|e| e.to_string())?;
+    yield_to_the_flusher();
     // Panics are reported as outcomes; the default hook would only add noise.
     panic::set_hook(Box::new(|info| {
         let message = match info.payload().downcast_ref::<&str>() {
@@ -308,5 +329,37 @@ mod tests {
             "checks/api/src/lib.rs"
         );
         assert_eq!(shown_path("src/main.rs"), "src/main.rs");
+    }
+
+    /// This thread's nice value.
+    #[cfg(target_os = "linux")]
+    fn nice() -> i32 {
+        // SAFETY: gettid and getpriority only read this thread's priority.
+        unsafe {
+            *libc::__errno_location() = 0;
+            libc::getpriority(libc::PRIO_PROCESS, libc::gettid() as libc::id_t)
+        }
+    }
+
+    /// The thread that runs learner code gives way to the flusher started
+    /// before it, and every thread it starts afterwards (the learner's own)
+    /// inherits the lowest priority, while the flusher keeps its own.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn learner_threads_run_below_the_flusher() {
+        std::thread::spawn(|| {
+            let before = nice();
+            let flusher = std::thread::spawn(move || {
+                std::thread::sleep(std::time::Duration::from_millis(50));
+                nice()
+            });
+            super::yield_to_the_flusher();
+            assert_eq!(nice(), 19);
+            let spinner = std::thread::spawn(nice).join().unwrap();
+            assert_eq!(spinner, 19, "a thread the learner starts inherits it");
+            assert_eq!(flusher.join().unwrap(), before, "the flusher keeps its own");
+        })
+        .join()
+        .unwrap();
     }
 }
