@@ -24,6 +24,7 @@
 //! shard, so every shard and the merge agree; `summary.json` records each
 //! submission's `folder`. Reports themselves always carry the real name.
 
+use crate::hash::fnv1a;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Longest folder name, in bytes.
@@ -78,16 +79,6 @@ pub fn is_safe_folder(folder: &str) -> bool {
         && folder.len() <= MAX_LEN
         && folder.bytes().all(portable_byte)
         && !folder.starts_with(['.', '-'])
-}
-
-/// 64-bit FNV-1a: small, stable across platforms and releases.
-fn fnv1a(bytes: &[u8]) -> u64 {
-    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in bytes {
-        hash ^= u64::from(*b);
-        hash = hash.wrapping_mul(0x0100_0000_01b3);
-    }
-    hash
 }
 
 /// The readable part of a mapped folder name.

@@ -27,6 +27,7 @@ pub mod files;
 pub mod folders;
 pub mod grade;
 pub mod handout;
+pub mod hash;
 pub mod keys;
 pub mod learner;
 pub mod limits;

@@ -23,6 +23,7 @@
 //! written to fit them all.
 
 use crate::evaluate::StepResult;
+use crate::hash::fnv1a;
 use crate::session::Got;
 use crate::suites::fixture_counts;
 use lab_wire::Observed;
@@ -140,16 +141,6 @@ fn index_of(mistakes: &[Mistake]) -> Index {
 /// fingerprint): the ones that need words in the catalogs.
 pub fn nameable() -> Vec<String> {
     index().values().cloned().collect()
-}
-
-/// FNV-1a, 64 bits.
-pub fn fnv1a(bytes: &[u8]) -> u64 {
-    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in bytes {
-        hash ^= u64::from(*b);
-        hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    hash
 }
 
 /// The random ids in `text`: runs of exactly 16 lowercase hex digits right
@@ -386,13 +377,6 @@ pub fn updated(stored: &[Mistake], examined: &[(String, Option<Mistake>)]) -> Ve
 mod tests {
     use super::*;
     use crate::suites;
-
-    #[test]
-    fn fnv1a_is_the_published_function() {
-        assert_eq!(fnv1a(b""), 0xcbf2_9ce4_8422_2325);
-        assert_eq!(fnv1a(b"a"), 0xaf63_dc4c_8601_ec8c);
-        assert_eq!(fnv1a(b"foobar"), 0x8594_4171_f739_67e8);
-    }
 
     #[test]
     fn random_ids_are_found_only_as_the_kit_draws_them() {

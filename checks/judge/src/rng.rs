@@ -14,10 +14,7 @@ impl Gen {
     /// An independent stream for one purpose (a step, an id space), so adding
     /// cases to one suite does not shift another suite's values.
     pub fn fork(seed: u64, stream: &str) -> Gen {
-        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-        for b in stream.bytes() {
-            h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
-        }
+        let h = crate::hash::fnv1a(stream.as_bytes());
         Gen::new(seed ^ h.rotate_left(17))
     }
 

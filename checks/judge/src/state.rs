@@ -51,11 +51,7 @@ pub fn save(root: &Path, state: &State) -> std::io::Result<()> {
 /// FNV-1a of a file's bytes, as hex; empty when unreadable.
 pub fn source_hash(file: &Path) -> String {
     let bytes = std::fs::read(file).unwrap_or_default();
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in bytes {
-        h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
-    }
-    format!("{h:016x}")
+    format!("{:016x}", crate::hash::fnv1a(&bytes))
 }
 
 pub fn now() -> u64 {
