@@ -37,7 +37,7 @@ fi
 build_judge() {
   local log bin="$CARGO_TARGET_DIR/debug/lab-judge"
   # Fast path: nothing the judge is built from is newer than the judge.
-  if [ -x "$bin" ] && [ -z "$(find Cargo.toml Cargo.lock checks/api checks/wire checks/judge/src \
+  if [ -x "$bin" ] && [ -z "$(find Cargo.toml Cargo.lock checks/api checks/wire checks/scripts checks/judge/src \
       checks/judge/Cargo.toml fixtures/cases fixtures/i18n fixtures/mistakes.json -newer "$bin" -print -quit 2>/dev/null)" ]; then
     return 0
   fi

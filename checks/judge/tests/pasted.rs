@@ -136,7 +136,7 @@ enum Printed {
 /// for an input without `dbg!`, such as an `admit` call).
 fn expected_print(step: &str, check: &suites::Check) -> Option<Printed> {
     use lab_api::advanced::{Finish, HttpResponse, SleepFault, Stop};
-    use lab_wire::scripts::{s11, s12};
+    use lab_scripts::{s11, s12};
     let fault = |e: s12::Ending| match e {
         s12::Ending::Ok => None,
         s12::Ending::InvalidArgument => Some(SleepFault::InvalidArgument),

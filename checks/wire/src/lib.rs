@@ -1,7 +1,9 @@
 //! The JSON-lines protocol between the judge and the runner, kept apart from
 //! `lab-api` so that a learner's `pub use lab_api::*;` brings only the
-//! contract's types. [`scripts`] holds the shapes of the advanced steps'
-//! checker scripts; [`live`] names the demonstrations of `lab.sh try`.
+//! contract's types. [`live`] names the demonstrations of `lab.sh try`;
+//! the advanced steps' checker scripts, which travel inside
+//! [`Call::Advanced`] and [`Value::Json`], have their shapes in the
+//! `lab-scripts` crate.
 //!
 //! The judge writes a cases file: one [`Header`] line, then one [`Case`] per
 //! line. The runner appends one [`Outcome`] per case to the outcomes file and
@@ -10,7 +12,6 @@
 
 pub mod http;
 pub mod live;
-pub mod scripts;
 
 pub use live::Live;
 

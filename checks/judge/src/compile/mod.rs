@@ -167,9 +167,10 @@ fn is_kit(dir: &Path) -> bool {
 }
 
 /// The kit's crates a runner is built from, besides the learner's.
-const RUNNER_CRATES: [&str; 6] = [
+const RUNNER_CRATES: [&str; 7] = [
     "checks/api",
     "checks/wire",
+    "checks/scripts",
     "checks/harness",
     "checks/runner-core",
     "checks/runner",

@@ -451,6 +451,8 @@ mod tests {
             "checks/runner-advanced/build.rs = script",
             "checks/runner-core/",
             "checks/runner-core/Cargo.toml = checks/runner-core",
+            "checks/scripts/",
+            "checks/scripts/Cargo.toml = checks/scripts",
             "checks/wire/",
             "checks/wire/Cargo.toml = checks/wire",
             "student/",

@@ -45,7 +45,7 @@ pub(super) fn rust_lines(last: &str, step: &str, name: &str) -> Vec<(&'static st
             )],
         ),
         (
-            "checks/wire/src/scripts/mod.rs",
+            "checks/scripts/src/lib.rs",
             vec![
                 pair(&format!("pub mod s{last};")),
                 pair(&format!("S{last}(s{last}::Script),")),

@@ -184,8 +184,8 @@ fn new_files(step: &str, name: &str) -> Vec<(String, String)> {
             t(include_str!("templates/judge-view.rs.in")),
         ),
         (
-            format!("checks/wire/src/scripts/s{step}.rs"),
-            t(include_str!("templates/wire.rs.in")),
+            format!("checks/scripts/src/s{step}.rs"),
+            t(include_str!("templates/script.rs.in")),
         ),
         (
             format!("checks/runner-advanced/src/glue/s{step}.rs"),

@@ -467,10 +467,10 @@ impl Builder {
     pub fn add_script(
         &mut self,
         key: &str,
-        script: &(impl Clone + Into<lab_wire::scripts::Script>),
+        script: &(impl Clone + Into<lab_scripts::Script>),
         expected: impl Observable,
     ) {
-        let script: lab_wire::scripts::Script = script.clone().into();
+        let script: lab_scripts::Script = script.clone().into();
         assert_eq!(script.step(), self.step, "a script of another step");
         self.add(key, script.call(), Expect::Script(Arc::new(expected)));
     }

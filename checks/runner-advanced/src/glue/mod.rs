@@ -1,6 +1,6 @@
 //! One protocol call → one script of an advanced step, played against the
 //! learner's items. Each step's module deserialises its script (shapes in
-//! `lab_wire::scripts`), runs it and returns what it observed.
+//! `lab_scripts`), runs it and returns what it observed.
 
 mod read;
 mod s09;
@@ -10,7 +10,7 @@ mod s12;
 mod s13;
 
 use lab_harness::KitError;
-use lab_wire::scripts::Script;
+use lab_scripts::Script;
 use lab_wire::{Call, Observed, Value};
 
 /// Compile-time promises the contract makes about the learner's types.

@@ -8,8 +8,8 @@ use lab_api::advanced::{
     SleepFault, Sleeper, Stop, Transport,
 };
 use lab_harness::Runaway;
-use lab_wire::scripts::s11::{Ending, Event, Handed, Reason, Reply, Scenario};
-use lab_wire::scripts::s12;
+use lab_scripts::s11::{Ending, Event, Handed, Reason, Reply, Scenario};
+use lab_scripts::s12;
 use lab_wire::F64;
 use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
 use std::sync::{Arc, Mutex, MutexGuard};

@@ -2,11 +2,11 @@
 
 use crate::advanced::Deadline;
 use lab_api::advanced::ManualClock;
-use lab_wire::scripts::s09::{Answer, Observed, Op};
+use lab_scripts::s09::{Answer, Observed, Op};
 use lab_wire::F64;
 use std::sync::Arc;
 
-pub fn play(script: lab_wire::scripts::s09::Script) -> Result<serde_json::Value, String> {
+pub fn play(script: lab_scripts::s09::Script) -> Result<serde_json::Value, String> {
     let clock = Arc::new(ManualClock::new(script.start.0));
     let answers = Deadline::new(script.seconds.0, clock.clone())
         .ok()
@@ -26,5 +26,5 @@ pub fn play(script: lab_wire::scripts::s09::Script) -> Result<serde_json::Value,
             }
             answers
         });
-    lab_wire::scripts::s09::write(&Observed { answers })
+    lab_scripts::s09::write(&Observed { answers })
 }

@@ -11,17 +11,17 @@
 use super::read::{play_read, reason, world};
 use crate::advanced::{admit, execute_admitted};
 use lab_api::advanced::{Admission, RetryAfterError, ScriptedWake};
-use lab_wire::scripts::s11::{AdmitCall, Decision, Observed, Parsed, Scenario, Script};
+use lab_scripts::s11::{AdmitCall, Decision, Observed, Parsed, Scenario, Script};
 use lab_wire::F64;
 
-pub fn play(script: lab_wire::scripts::s11::Script) -> Result<serde_json::Value, String> {
+pub fn play(script: lab_scripts::s11::Script) -> Result<serde_json::Value, String> {
     let observed = match script {
         Script::Admit(call) => Observed::Admit {
             decision: play_admit(&call),
         },
         Script::Execute(scenario) => play_execute(scenario),
     };
-    lab_wire::scripts::s11::write(&observed)
+    lab_scripts::s11::write(&observed)
 }
 
 fn play_admit(c: &AdmitCall) -> Decision {

@@ -11,7 +11,7 @@ use super::read::ending;
 use crate::advanced::sleep_at_least;
 use lab_api::advanced::{Cancel, Clock, ScriptedWake, ScriptedWorld, Sleeper};
 use lab_harness::Runaway;
-use lab_wire::scripts::s12::{Observed, Script, SleepScript, SleepSeen, Slept, Wake};
+use lab_scripts::s12::{Observed, Script, SleepScript, SleepSeen, Slept, Wake};
 use lab_wire::F64;
 use std::cell::{Cell, RefCell};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -94,12 +94,12 @@ fn wake(w: Wake) -> ScriptedWake {
     }
 }
 
-pub fn play(script: lab_wire::scripts::s12::Script) -> Result<serde_json::Value, String> {
+pub fn play(script: lab_scripts::s12::Script) -> Result<serde_json::Value, String> {
     let observed = match script {
         Script::SleepAtLeast(s) => Observed::SleepAtLeast(play_sleep(&s)),
         Script::GuardedRead(g) => Observed::GuardedRead(guarded::play(g)),
     };
-    lab_wire::scripts::s12::write(&observed)
+    lab_scripts::s12::write(&observed)
 }
 
 fn play_sleep(script: &SleepScript) -> SleepSeen {

@@ -7,7 +7,7 @@ use lab_api::advanced::{
     CallError, Env, Offer, QuoteRequest, Reply, ScriptedAnswer, ScriptedPanic, ScriptedSupplier,
     TaskCancelled, WorldEvent, WorldRecord, WorldRule, WorldStopped,
 };
-use lab_wire::scripts::s13::{
+use lab_scripts::s13::{
     Answer, Breach, Event, FanOutScript, FanOutSeen, GateAnswer, GateOp, GateScript, Given,
     HttpScript, Observed, Outcome, Report, Script, SupplierOutcome,
 };
@@ -16,13 +16,13 @@ use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::Arc;
 
-pub fn play(script: lab_wire::scripts::s13::Script) -> Result<serde_json::Value, String> {
+pub fn play(script: lab_scripts::s13::Script) -> Result<serde_json::Value, String> {
     let observed = match script {
         Script::Gate(g) => gate(&g)?,
         Script::FanOut(f) => Observed::FanOut(fan(&f)),
         Script::Http(h) => http(&h),
     };
-    lab_wire::scripts::s13::write(&observed)
+    lab_scripts::s13::write(&observed)
 }
 
 fn gate(script: &GateScript) -> Result<Observed, String> {

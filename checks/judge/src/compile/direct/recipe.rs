@@ -21,9 +21,10 @@ const RECIPE: &str = "lab-recipe.json";
 const FORMAT: &str = "lab recipe 1";
 
 /// The libraries the builds here link, as rustc names them.
-pub(super) const LINKED: [&str; 6] = [
+pub(super) const LINKED: [&str; 7] = [
     "lab_api",
     "lab_wire",
+    "lab_scripts",
     "lab_harness",
     "lab_runner_core",
     "serde",
@@ -151,7 +152,9 @@ pub(super) fn recipe(
     if let Some(recipe) = kept.filter(|r| r.holds(&stamp, target)) {
         return Ok(recipe);
     }
-    let mut packages = vec!["lab-runner-core"];
+    // lab-scripts beside the core runner: the advanced runner links it, and
+    // nothing the core runner builds compiles it.
+    let mut packages = vec!["lab-runner-core", "lab-scripts"];
     if crate::compile::is_kit(dir) {
         // The judge's features (see checks/deps), so that nothing lab.sh's
         // build of the judge compiled is compiled again.

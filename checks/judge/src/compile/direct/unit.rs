@@ -16,7 +16,14 @@ const STUDENT_LINKS: [&str; 1] = ["lab_api"];
 const CORE_LINKS: [&str; 1] = ["lab_runner_core"];
 
 /// What the advanced runner links: its manifest's dependencies.
-const ADVANCED_LINKS: [&str; 5] = ["lab_api", "lab_wire", "lab_harness", "serde", "serde_json"];
+const ADVANCED_LINKS: [&str; 6] = [
+    "lab_api",
+    "lab_wire",
+    "lab_scripts",
+    "lab_harness",
+    "serde",
+    "serde_json",
+];
 
 /// One of the compiler runs a build makes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -4,7 +4,7 @@
 use super::super::Builder;
 use super::model::{model, script};
 use crate::rng::Gen;
-use lab_wire::scripts::s09::{Op, Script};
+use lab_scripts::s09::{Op, Script};
 use lab_wire::F64;
 
 /// Invalid budgets and caps: NaN, infinite or negative.

@@ -10,7 +10,7 @@ mod view;
 
 use super::{fixture, Builder};
 use crate::rng::Gen;
-use lab_wire::scripts::s09::Observed;
+use lab_scripts::s09::Observed;
 
 pub fn build(step: &'static str, g: &mut Gen) -> Builder {
     let keys = [

@@ -1,7 +1,7 @@
 //! The judge's own model of a correct `Deadline`: it answers a script from
 //! `deadline = start + seconds`, fixed once.
 
-use lab_wire::scripts::s09::{Answer, Observed, Op, Script};
+use lab_scripts::s09::{Answer, Observed, Op, Script};
 use lab_wire::F64;
 
 /// The judge's own model of a correct `Deadline`.

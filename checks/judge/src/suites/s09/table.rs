@@ -3,7 +3,7 @@
 
 use super::super::fixture;
 use super::model::script;
-use lab_wire::scripts::s09::{Answer, Observed, Op, Script};
+use lab_scripts::s09::{Answer, Observed, Op, Script};
 use lab_wire::F64;
 use serde_json::Value;
 

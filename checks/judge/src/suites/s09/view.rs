@@ -3,7 +3,7 @@
 
 use super::super::Observable;
 use crate::show::float;
-use lab_wire::scripts::s09::{Answer, Observed, Op, Script};
+use lab_scripts::s09::{Answer, Observed, Op, Script};
 use serde_json::Value;
 
 fn same_answer(e: &Answer, g: &Answer) -> bool {

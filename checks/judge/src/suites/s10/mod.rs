@@ -18,7 +18,7 @@ mod view;
 
 use super::{fixture, Builder};
 use crate::rng::Gen;
-use lab_wire::scripts::s10::{Observed, Script};
+use lab_scripts::s10::{Observed, Script};
 
 pub use model::expected;
 

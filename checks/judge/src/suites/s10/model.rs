@@ -5,7 +5,7 @@
 use super::calendar::{
     days, month_length, weekday, window, DAY, LAST_INSTANT, LONG_DAYS, MONTHS, SHORT_DAYS,
 };
-use lab_wire::scripts::s10::{Kind, Observed, Script};
+use lab_scripts::s10::{Kind, Observed, Script};
 
 pub const DELAY_LIMIT: i64 = 2_147_483_647;
 pub const FIELD_LIMIT: usize = 128;

@@ -2,7 +2,7 @@
 //! the receipt time, and `ok N` or `err kind`.
 
 use super::model::err;
-use lab_wire::scripts::s10::{Observed, Script};
+use lab_scripts::s10::{Observed, Script};
 use serde_json::Value;
 
 pub(super) fn from_table(case: &Value) -> (Script, Observed) {

@@ -3,7 +3,7 @@
 
 use super::super::Observable;
 use super::calendar::iso;
-use lab_wire::scripts::s10::{Observed, Script};
+use lab_scripts::s10::{Observed, Script};
 use serde_json::Value;
 
 impl Observable for Observed {
@@ -96,7 +96,7 @@ mod tests {
     use super::super::ThisStep;
     use super::*;
     use crate::suites::{Expectation, Step};
-    use lab_wire::scripts::s10::Kind;
+    use lab_scripts::s10::Kind;
 
     #[test]
     fn known_wrong_answers_are_told_apart() {

@@ -1,7 +1,7 @@
 //! Step 11 `admit` and `execute_admitted`: one suite, two sets of clauses.
 //! `admit` is a pure decision, checked call by call against the model
 //! (`model.rs`). `execute_admitted` runs in a scripted world of virtual
-//! time (see `lab_wire::scripts::s11`); the model replays the contract in
+//! time (see `lab_scripts::s11`); the model replays the contract in
 //! the same world and predicts every send, close and non-zero sleep, and
 //! the `Finish`. Hand-written cases come first, then generated ones.
 
@@ -13,7 +13,7 @@ pub(crate) mod view;
 use super::{fixture, Builder};
 use crate::rng::Gen;
 use generate::{generated_admit, generated_execute};
-use lab_wire::scripts::s11::{AdmitCall, Decision, Ending, Event, Observed, Scenario, Script};
+use lab_scripts::s11::{AdmitCall, Decision, Ending, Event, Observed, Scenario, Script};
 use table::{admit_from_table, execute_from_table, is_admit_row};
 
 /// The clauses, each function's general rules before its special cases, so

@@ -2,7 +2,7 @@
 //! function, and `execute_admitted` replayed in the runner's world. It
 //! never calls the reference solution.
 
-use lab_wire::scripts::s11::{
+use lab_scripts::s11::{
     AdmitCall, Decision, Ending, Event, Handed, Parsed, Reason, Scenario,
 };
 use lab_wire::F64;
@@ -252,7 +252,7 @@ pub(crate) fn execute_in(s: &Scenario, world: &mut dyn World) -> Run {
 mod tests {
     use super::*;
     use crate::suites::Observable;
-    use lab_wire::scripts::s11::Observed;
+    use lab_scripts::s11::Observed;
 
     #[test]
     fn a_wait_that_fits_exactly_is_admitted_and_told_apart() {

@@ -4,7 +4,7 @@
 use super::model;
 use crate::rng::Gen;
 use crate::suites::fixture;
-use lab_wire::scripts::s11::{
+use lab_scripts::s11::{
     AdmitCall, Decision, Ending, Event, Handed, Parsed, Reason, Reply, Scenario,
 };
 use lab_wire::F64;
@@ -202,7 +202,7 @@ mod tests {
     use super::super::{ThisStep, KEYS};
     use super::*;
     use crate::suites::Observable;
-    use lab_wire::scripts::s11::Observed;
+    use lab_scripts::s11::Observed;
 
     const STEP: &str = ThisStep::ID;
 

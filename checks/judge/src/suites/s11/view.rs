@@ -6,7 +6,7 @@
 use crate::catalog::{t, tr};
 use crate::show::float;
 use crate::suites::Observable;
-use lab_wire::scripts::s11::{
+use lab_scripts::s11::{
     AdmitCall, Decision, Ending, Event, Handed, Observed, Parsed, Reason, Reply, Scenario, Script,
 };
 use serde_json::Value;

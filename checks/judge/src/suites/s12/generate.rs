@@ -3,8 +3,8 @@
 
 use super::model::LIMIT;
 use crate::rng::Gen;
-use lab_wire::scripts::s11::{Reply, Scenario};
-use lab_wire::scripts::s12::{Guarded, SleepScript, Wake};
+use lab_scripts::s11::{Reply, Scenario};
+use lab_scripts::s12::{Guarded, SleepScript, Wake};
 use lab_wire::F64;
 
 pub(super) fn script(
@@ -446,7 +446,7 @@ pub fn generated_guarded(g: &mut Gen) -> Vec<(&'static str, Guarded)> {
 mod tests {
     use super::super::model::model;
     use super::*;
-    use lab_wire::scripts::s12::Ending;
+    use lab_scripts::s12::Ending;
 
     #[test]
     fn targeted_scripts_are_never_ambiguous_and_hit_their_clause() {
@@ -500,7 +500,7 @@ mod tests {
     #[test]
     fn guarded_scripts_mostly_survive_and_hit_their_clause() {
         use super::super::model::guarded;
-        use lab_wire::scripts::s11::{Ending as End, Reason};
+        use lab_scripts::s11::{Ending as End, Reason};
         let mut kept = std::collections::BTreeMap::new();
         let mut hit = std::collections::BTreeMap::new();
         for seed in 0..50 {

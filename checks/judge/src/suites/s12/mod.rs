@@ -16,7 +16,7 @@ mod view;
 use super::{fixture, Builder};
 use crate::rng::Gen;
 use generate::{generated, generated_guarded};
-use lab_wire::scripts::s12::{Observed, Script};
+use lab_scripts::s12::{Observed, Script};
 use model::{guarded, model};
 use table::{from_table, guarded_from_table, is_guarded_row};
 

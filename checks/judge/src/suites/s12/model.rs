@@ -3,8 +3,8 @@
 
 use crate::suites::s11::model::{execute_in, World};
 use lab_api::advanced::SLEEP_LIMIT;
-use lab_wire::scripts::s11::{self, Event, Reason};
-use lab_wire::scripts::s12::{Ending, Guarded, GuardedSeen, SleepScript, SleepSeen, Slept};
+use lab_scripts::s11::{self, Event, Reason};
+use lab_scripts::s12::{Ending, Guarded, GuardedSeen, SleepScript, SleepSeen, Slept};
 use lab_wire::F64;
 
 pub(super) const LIMIT: usize = SLEEP_LIMIT as usize;
@@ -245,7 +245,7 @@ mod tests {
     use super::super::generate::script;
     use super::*;
     use crate::suites::Observable;
-    use lab_wire::scripts::s12::Wake;
+    use lab_scripts::s12::Wake;
 
     #[test]
     fn restarting_from_the_full_wait_is_told_apart() {

@@ -5,7 +5,7 @@ use super::model::guarded;
 use crate::rng::Gen;
 use crate::suites::fixture;
 use crate::suites::s11::table::{timed, untimed_from_table};
-use lab_wire::scripts::s12::{Ending, Guarded, GuardedSeen, SleepScript, SleepSeen, Slept, Wake};
+use lab_scripts::s12::{Ending, Guarded, GuardedSeen, SleepScript, SleepSeen, Slept, Wake};
 use lab_wire::F64;
 use serde_json::Value;
 

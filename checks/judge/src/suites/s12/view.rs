@@ -6,7 +6,7 @@ use crate::catalog::{t, tr};
 use crate::show::float;
 use crate::suites::s11::view::{push_wakes, read_input, same_run, show_run, statement, Extra};
 use crate::suites::Observable;
-use lab_wire::scripts::s12::{
+use lab_scripts::s12::{
     Ending, Guarded, GuardedSeen, Observed, Script, SleepScript, SleepSeen, Wake,
 };
 use serde_json::Value;
@@ -188,7 +188,7 @@ mod tests {
 
     #[test]
     fn a_guarded_run_reads_as_step_11_with_the_guard_named() {
-        use lab_wire::scripts::s11::{Ending as End, Event, Reason};
+        use lab_scripts::s11::{Ending as End, Event, Reason};
         let seen = GuardedSeen {
             events: vec![Event::Send {
                 method: "GET".into(),

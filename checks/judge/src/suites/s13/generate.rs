@@ -2,7 +2,7 @@
 //! the clause key it checks.
 
 use crate::rng::Gen;
-use lab_wire::scripts::s13::{
+use lab_scripts::s13::{
     Answer, Attempt, FanOutScript, GateOp, GateScript, Given, HttpScript, Report, Request, Script,
     SupplierOutcome, SupplierScript,
 };

@@ -12,7 +12,7 @@ mod view;
 
 use super::{fixture, Builder};
 use crate::rng::Gen;
-use lab_wire::scripts::s13::Observed;
+use lab_scripts::s13::Observed;
 use model::model;
 
 pub fn build(step: &'static str, g: &mut Gen) -> Builder {

@@ -2,7 +2,7 @@
 //! single-threaded simulation of a correct `fan_out` in the baton world,
 //! and the HTTP entry's three answers for `to_http`.
 
-use lab_wire::scripts::s13::{
+use lab_scripts::s13::{
     Answer, Event, FanOutScript, FanOutSeen, GateAnswer, GateOp, GateScript, Given, HttpScript,
     Observed, Outcome, Report, Script, SupplierOutcome,
 };

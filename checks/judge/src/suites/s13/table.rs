@@ -2,7 +2,7 @@
 //! and the observations they expect.
 
 use crate::suites::fixture;
-use lab_wire::scripts::s13::{
+use lab_scripts::s13::{
     Answer, Attempt, Event, FanOutScript, FanOutSeen, GateAnswer, GateOp, GateScript, Given,
     HttpScript, Observed, Outcome, Report, Request, Script, SupplierOutcome, SupplierScript,
 };

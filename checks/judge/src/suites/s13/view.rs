@@ -4,7 +4,7 @@
 use crate::catalog::{t, tr};
 use crate::show::float;
 use crate::suites::Observable;
-use lab_wire::scripts::s13::{
+use lab_scripts::s13::{
     Answer, Event, FanOutSeen, GateAnswer, GateOp, Given, Observed, Outcome, Script,
     SupplierOutcome,
 };
@@ -405,7 +405,7 @@ fn show_observed(o: &Observed) -> String {
 mod tests {
     use super::super::model::{fan_model, gate_model};
     use super::*;
-    use lab_wire::scripts::s13::{Attempt, FanOutScript, GateScript, Request, SupplierScript};
+    use lab_scripts::s13::{Attempt, FanOutScript, GateScript, Request, SupplierScript};
     use lab_wire::F64;
 
     #[test]

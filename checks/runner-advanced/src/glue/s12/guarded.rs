@@ -10,7 +10,7 @@ use super::super::read::{play_read, world};
 use super::wake;
 use crate::advanced::guarded_read;
 use lab_api::advanced::ScriptedWake;
-use lab_wire::scripts::s12::{Guarded, GuardedSeen};
+use lab_scripts::s12::{Guarded, GuardedSeen};
 
 /// The wakes of the whole read, the scripted panic in its place.
 fn wakes(script: &Guarded) -> Vec<ScriptedWake> {

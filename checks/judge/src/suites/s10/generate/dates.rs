@@ -12,7 +12,7 @@ use super::written::{
 };
 use super::{dated, FORMS};
 use crate::rng::Gen;
-use lab_wire::scripts::s10::Kind;
+use lab_scripts::s10::Kind;
 
 /// `imf-fixdate`, `asctime` and `rfc850-window`.
 pub(super) fn forms(b: &mut Builder, g: &mut Gen) {

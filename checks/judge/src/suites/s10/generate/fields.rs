@@ -9,7 +9,7 @@ use super::written::{
     any_receipt, any_value, at, blank, digits, padded, receipt, receipt_year, valid,
 };
 use crate::rng::Gen;
-use lab_wire::scripts::s10::{Kind, Observed};
+use lab_scripts::s10::{Kind, Observed};
 
 /// `missing-or-duplicate` and `empty-or-oversized`.
 pub(super) fn fields(b: &mut Builder, g: &mut Gen) {

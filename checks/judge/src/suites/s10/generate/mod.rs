@@ -40,8 +40,8 @@ mod tests {
     use super::super::{build, ThisStep};
     use super::*;
     use crate::suites::{fixture, Check, Expect};
-    use lab_wire::scripts::s10::Script;
-    use lab_wire::scripts::s10::{Kind, Observed};
+    use lab_scripts::s10::Script;
+    use lab_scripts::s10::{Kind, Observed};
     use lab_wire::Call;
 
     const STEP: &str = ThisStep::ID;

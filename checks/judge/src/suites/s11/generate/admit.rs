@@ -5,8 +5,8 @@ use super::super::model;
 use super::{final_status, safe_method, BAD, RETRYABLE, UNSAFE};
 use crate::rng::Gen;
 use crate::suites::Builder;
-use lab_wire::scripts::s10::Kind;
-use lab_wire::scripts::s11::{AdmitCall, Parsed};
+use lab_scripts::s10::Kind;
+use lab_scripts::s11::{AdmitCall, Parsed};
 use lab_wire::F64;
 
 /// Methods plainly not `GET`: no near misses (case, spaces) and none of the

@@ -6,7 +6,7 @@ use super::super::model;
 use super::{final_status, malformed, safe_method, BAD, RETRYABLE, UNSAFE};
 use crate::rng::Gen;
 use crate::suites::Builder;
-use lab_wire::scripts::s11::{Event, Reply, Scenario};
+use lab_scripts::s11::{Event, Reply, Scenario};
 use lab_wire::F64;
 
 /// A scenario under construction; bodies are drawn when it is finished.

@@ -90,7 +90,7 @@ mod tests {
     use super::super::view::show_input;
     use super::super::ThisStep;
     use crate::suites::Expect;
-    use lab_wire::scripts::s11::{Ending, Event, Observed, Reason, Script};
+    use lab_scripts::s11::{Ending, Event, Observed, Reason, Script};
 
     const STEP: &str = ThisStep::ID;
 

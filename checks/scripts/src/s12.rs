@@ -3,7 +3,7 @@
 //! to the clock, and when cancellation becomes visible; the runner reports
 //! every sleep it was asked for (with the clock's reading after it) and the
 //! result. A `guarded_read` script is step 11's world of replies (see
-//! [`crate::scripts::s11::Scenario`]) whose sleeper moves the clock by
+//! [`crate::s11::Scenario`]) whose sleeper moves the clock by
 //! [`Wake`]s, and whose closes may move it too; the runner reports the
 //! events and the `Finish`, as in step 11.
 //!
@@ -12,11 +12,11 @@
 //! clock is state: it changes only inside a send (by the reply's cost),
 //! a close (by its scripted step) or a non-zero sleep, never by reading it.
 
-use crate::scripts::s11;
+use crate::s11;
 /// How a `sleep_at_least` call ended (also the fault in step 11's
 /// `Reason::Guard`).
-pub use crate::scripts::shared::Ending;
-use crate::F64;
+pub use crate::shared::Ending;
+use lab_wire::F64;
 use serde::{Deserialize, Serialize};
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

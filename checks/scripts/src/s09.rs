@@ -1,7 +1,7 @@
 //! Step 09 `Deadline`: a script is a start time, one `Deadline::new`, then
 //! queries and clock moves in order; the runner answers every query.
 
-use crate::F64;
+use lab_wire::F64;
 use serde::{Deserialize, Serialize};
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -4,8 +4,8 @@
 //! that flips at a scripted point). The runner reports what it saw: the
 //! decision, or the ordered events and the `Finish`.
 
-use crate::scripts::s10::Kind;
-use crate::F64;
+use crate::s10::Kind;
+use lab_wire::F64;
 use serde::{Deserialize, Serialize};
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -55,7 +55,7 @@ pub enum Reason {
     DeadlineReached,
     /// Only from `guarded_read` (step 12): `Stop::Guard(fault)`.
     Guard {
-        fault: crate::scripts::shared::Ending,
+        fault: crate::shared::Ending,
     },
 }
 

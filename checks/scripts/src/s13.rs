@@ -3,7 +3,7 @@
 //! beforehand, one `fan_out` call), or an HTTP mapping (one `to_http` call
 //! on a given `fan_out` result).
 
-use crate::F64;
+use lab_wire::F64;
 use serde::{Deserialize, Serialize};
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

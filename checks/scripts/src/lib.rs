@@ -1,13 +1,13 @@
 //! The checker's scripts for the advanced steps 09–13, and what the runner
 //! observed while playing them: one module per step. They travel inside
-//! [`crate::Call::Advanced`] and [`crate::Value::Json`], so a
+//! [`lab_wire::Call::Advanced`] and [`lab_wire::Value::Json`], so a
 //! step's shapes can change without touching the core protocol's types.
-//! Floats travel as [`crate::F64`] text, exact to the bit.
+//! Floats travel as [`lab_wire::F64`] text, exact to the bit.
 
 /// A step's `read` (its script from JSON) and `write` (its observation as
 /// JSON). Plain functions, so serde's generic code for these types is
-/// compiled here, once and optimised, and not again in every build of the
-/// advanced runner, which links the learner's code and is rebuilt at each save.
+/// compiled here, once, and not again in every build of the advanced
+/// runner, which links the learner's code and is rebuilt at each save.
 macro_rules! json_io {
     () => {
         /// This step's script, read from the JSON it travels in.
@@ -29,7 +29,7 @@ pub mod s12;
 pub mod s13;
 mod shared;
 
-use crate::Call;
+use lab_wire::Call;
 
 /// One advanced step's script, typed: one variant per step, so that code
 /// that handles every step (the runner's dispatch) does not compile while
@@ -105,9 +105,9 @@ mod tests {
     #[test]
     fn a_script_travels_as_its_step_and_its_json() {
         let script = Script::from(s12::Script::SleepAtLeast(s12::SleepScript {
-            wait: crate::F64(1.0),
-            deadline: crate::F64(2.0),
-            start: crate::F64(0.0),
+            wait: lab_wire::F64(1.0),
+            deadline: lab_wire::F64(2.0),
+            start: lab_wire::F64(0.0),
             wakes: vec![],
             cancel_after_sleeps: None,
         }));
