@@ -2,9 +2,7 @@
 //! function, and `execute_admitted` replayed in the runner's world. It
 //! never calls the reference solution.
 
-use lab_scripts::s11::{
-    AdmitCall, Decision, Ending, Event, Handed, Parsed, Reason, Scenario,
-};
+use lab_scripts::s11::{AdmitCall, Decision, Ending, Event, Handed, Parsed, Reason, Scenario};
 use lab_wire::F64;
 
 /// A minimum gap or a reserve: finite and above zero (`-0.0` is zero).
