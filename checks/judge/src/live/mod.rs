@@ -21,7 +21,6 @@ use crate::status;
 use lab_wire::http::{request_line, respond};
 use lab_wire::Live;
 use std::net::{TcpListener, TcpStream};
-use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -120,14 +119,15 @@ fn supervised(
     // no progress, so it gets 30 s of its own time and 60 s in all.
     let home = crate::sandbox::RunnerHome::new(runner, limits.confinement).map_err(kit_error)?;
     let mut cmd = Command::new(&home.program);
-    cmd.arg0("lab-runner").current_dir(&home.dir).args(args);
+    cmd.current_dir(&home.dir).args(args);
     let mut jail = crate::sandbox::runner(
         &home.program,
         &home,
         ports,
         crate::sandbox::runner_limits(limits.suite.as_secs() + 5),
     )
-    .map_err(kit_error)?;
+    .map_err(kit_error)?
+    .named("lab-runner");
     if let Some(fd) = front {
         jail = jail.hand(fd, FRONT_FD);
     }

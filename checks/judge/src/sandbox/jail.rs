@@ -9,7 +9,6 @@ use crate::limits::Confinement;
 use std::ffi::OsString;
 use std::io;
 use std::os::fd::{AsRawFd, OwnedFd};
-use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -39,6 +38,8 @@ pub struct Jail {
     /// The folder it writes in and the most bytes it may hold, watched by
     /// `spawn::supervise` (no file system here gives a folder a quota).
     pub(super) quota: Option<(PathBuf, u64)>,
+    /// The program's argv[0], when not its path.
+    pub(super) arg0: Option<OsString>,
 }
 
 impl Jail {
@@ -64,6 +65,7 @@ impl Jail {
             identity: None,
             threads: None,
             quota: None,
+            arg0: None,
         })
     }
 
@@ -93,12 +95,24 @@ impl Jail {
         self
     }
 
-    /// Applies the jail to `cmd`: a cleared environment, then, in the child
-    /// between fork and exec, rlimits, no-new-privileges and Landlock.
-    pub fn apply(self, cmd: &mut Command) {
+    /// The program's argv[0] instead of its path, so that nothing it is
+    /// told names a place outside its folder.
+    pub fn named(mut self, arg0: &str) -> Jail {
+        self.arg0 = Some(arg0.into());
+        self
+    }
+
+    /// Applies the jail to `cmd`: a cleared environment; and returns the
+    /// program's argv[0], if named, and the step the child takes between
+    /// its start and its exec: rlimits, no-new-privileges and Landlock.
+    pub fn apply(
+        self,
+        cmd: &mut Command,
+    ) -> (Option<OsString>, Box<dyn FnMut() -> io::Result<()> + Send>) {
         cmd.env_clear();
         cmd.envs(self.env);
         let Jail {
+            arg0,
             ruleset,
             limits,
             mut no_fork,
@@ -110,11 +124,17 @@ impl Jail {
         // Where each handed descriptor waits, above every number it may be
         // handed under, before it takes its place (filled in the child).
         let mut parked: Vec<i32> = vec![-1; handed.len()];
-        // SAFETY: the closure only makes system calls (fcntl, dup2,
-        // close_range, setrlimit, setgroups, setgid, setuid, unshare, prctl,
-        // landlock_restrict_self), all async-signal-safe; it allocates nothing.
-        unsafe {
-            cmd.pre_exec(move || {
+        // The closure only makes system calls (fcntl, dup2, close_range,
+        // setrlimit, setgroups, setgid, setuid, unshare, prctl,
+        // landlock_restrict_self, seccomp) and allocates nothing: it runs in
+        // a child that shares the judge's memory until it execs (see
+        // `spawn::launch`). setgroups, setgid and setuid are made as raw
+        // system calls: glibc's wrappers would signal every thread of the
+        // judge to change its ids too.
+        let step = Box::new(move || {
+            // SAFETY: system calls on the child's own state, with arguments
+            // made before it started.
+            unsafe {
                 for (i, (fd, _)) in handed.iter().enumerate() {
                     parked[i] = libc::fcntl(fd.as_raw_fd(), libc::F_DUPFD_CLOEXEC, 64);
                     if parked[i] < 0 {
@@ -147,9 +167,9 @@ impl Jail {
                 // namespace of its own is refused where the system allows
                 // none: the program then runs as the judge.
                 if let Some(Becomes::User(id)) = identity {
-                    if libc::setgroups(0, std::ptr::null()) != 0
-                        || libc::setgid(id) != 0
-                        || libc::setuid(id) != 0
+                    if libc::syscall(libc::SYS_setgroups, 0, std::ptr::null::<libc::gid_t>()) != 0
+                        || libc::syscall(libc::SYS_setgid, id) != 0
+                        || libc::syscall(libc::SYS_setuid, id) != 0
                     {
                         return Err(io::Error::last_os_error());
                     }
@@ -184,9 +204,10 @@ impl Jail {
                         return Err(io::Error::last_os_error());
                     }
                 }
-                Ok(())
-            });
-        }
+            }
+            Ok(())
+        });
+        (arg0, step)
     }
 }
 

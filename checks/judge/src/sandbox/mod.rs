@@ -181,6 +181,7 @@ mod tests {
             identity: None,
             threads: None,
             quota: None,
+            arg0: None,
         }
     }
 
@@ -270,6 +271,7 @@ mod tests {
                 identity: None,
                 threads: None,
                 quota: None,
+                arg0: None,
             };
             if filter {
                 jail = jail.without_new_processes(Sockets::None);

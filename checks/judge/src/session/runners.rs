@@ -12,7 +12,6 @@ use crate::spawn::{self, Exit, Watch};
 use crate::suites::Suite;
 use lab_wire as wire;
 use std::io::{self, Write};
-use std::os::unix::process::CommandExt;
 use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -115,7 +114,7 @@ fn start(
     };
     let home = RunnerHome::new(runner, limits.confinement)?;
     let mut cmd = Command::new(&home.program);
-    cmd.arg0("lab-runner").current_dir(&home.dir);
+    cmd.current_dir(&home.dir);
     cmd.arg(from.to_string());
     if careful {
         cmd.arg("careful");
@@ -127,6 +126,7 @@ fn start(
         &[],
         crate::sandbox::runner_limits(limits.suite.as_secs() + 5),
     )?
+    .named("lab-runner")
     .hand(cases.file.try_clone()?.into(), wire::CASES_FD)
     .hand(outcomes.into(), wire::OUTCOMES_FD)
     .hand(pipe_holding(token.as_bytes())?, wire::TOKEN_FD);

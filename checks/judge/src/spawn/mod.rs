@@ -7,14 +7,16 @@
 //! of its own) becomes the judge's child when its parent dies, and is
 //! killed and reaped here.
 //!
-//! `captured.rs` holds a child's output, `groups.rs` the live process
-//! groups and the orphans, `clock.rs` the time a limit counts and
-//! `folder.rs` a jailed folder's size.
+//! `launch.rs` starts a child without copying the judge, `captured.rs`
+//! holds a child's output, `groups.rs` the live process groups and the
+//! orphans, `clock.rs` the time a limit counts and `folder.rs` a jailed
+//! folder's size.
 
 mod captured;
 mod clock;
 mod folder;
 mod groups;
+mod launch;
 
 pub use captured::{excerpt, private_file, size, slice, Captured};
 pub use folder::folder_bytes;
@@ -24,9 +26,11 @@ use crate::sandbox::Jail;
 use clock::{Clock, Measure};
 use folder::{FOLDER_ENTRIES, FOLDER_EVERY};
 use groups::{register, LIVE_GROUPS, SPAWNING};
+use launch::{launch, Launched, Step};
 use std::io;
-use std::os::unix::process::{CommandExt, ExitStatusExt};
-use std::process::{Child, Command, Stdio};
+use std::os::fd::AsRawFd;
+use std::os::unix::process::ExitStatusExt;
+use std::process::Command;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
@@ -58,32 +62,41 @@ pub struct Watch {
     pub output_cap: u64,
 }
 
-fn start(cmd: &mut Command, jail: Option<Jail>) -> io::Result<(Child, Captured, Option<usize>)> {
+fn start(cmd: &mut Command, jail: Option<Jail>) -> io::Result<(Launched, Captured, Option<usize>)> {
     reserve_handed_numbers();
     let captured = Captured::new()?;
-    cmd.stdin(Stdio::null())
-        .stdout(captured.stdout.try_clone()?)
-        .stderr(captured.stderr.try_clone()?);
-    // SAFETY: prctl and setsid are async-signal-safe. The first asks Linux
-    // to kill the child if the judge's spawning thread dies, even by
-    // SIGKILL. The second gives the child a session (and process group) of
-    // its own: the kernel's scheduler shares the processor fairly between
-    // sessions (autogroups), so a runner's many busy threads cannot starve
-    // a classmate's build or runner, and its group is what `kill_group` kills.
-    unsafe {
-        cmd.pre_exec(|| {
+    // The first step asks Linux to kill the child if the judge's spawning
+    // thread dies, even by SIGKILL. The second gives the child a session
+    // (and process group) of its own: the kernel's scheduler shares the
+    // processor fairly between sessions (autogroups), so a runner's many
+    // busy threads cannot starve a classmate's build or runner, and its
+    // group is what `kill_group` kills.
+    let mut steps: Vec<Step> = vec![Box::new(|| {
+        // SAFETY: prctl and setsid are plain system calls.
+        unsafe {
             libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
             if libc::setsid() < 0 {
                 return Err(io::Error::last_os_error());
             }
-            Ok(())
-        });
-    }
+        }
+        Ok(())
+    })];
+    let cleared = jail.is_some();
+    let mut arg0 = None;
     if let Some(jail) = jail {
-        jail.apply(cmd);
+        let (name, step) = jail.apply(cmd);
+        arg0 = name;
+        steps.push(step);
     }
     let _guard = SPAWNING.lock().unwrap_or_else(|e| e.into_inner());
-    let child = cmd.spawn()?;
+    let child = launch(
+        cmd,
+        cleared,
+        arg0.as_deref(),
+        captured.stdout.as_raw_fd(),
+        captured.stderr.as_raw_fd(),
+        &mut steps,
+    )?;
     let slot = register(child.id() as i32);
     Ok((child, captured, slot))
 }
@@ -118,13 +131,13 @@ pub fn reserve_handed_numbers() {
 }
 
 /// Kills the child's whole process group, then reaps the child.
-fn kill_group(child: &mut Child, slot: Option<usize>) {
+fn kill_group(child: &mut Launched, slot: Option<usize>) {
     // SAFETY: kill(2) with a negative pid signals the group the child leads;
     // the group id is the child's pid because of process_group(0).
     unsafe {
         libc::kill(-(child.id() as i32), libc::SIGKILL);
     }
-    let _ = child.kill();
+    child.kill();
     let _ = child.wait();
     if let Some(i) = slot {
         LIVE_GROUPS[i].store(0, Ordering::SeqCst);
