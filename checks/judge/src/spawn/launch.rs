@@ -28,6 +28,9 @@ pub(super) type Step = Box<dyn FnMut() -> io::Result<()> + Send>;
 pub(super) struct Launched {
     pid: libc::pid_t,
     status: Option<ExitStatus>,
+    /// A descriptor that becomes readable when the child ends (Linux 5.3
+    /// and later), so that a pause between two looks at it ends then.
+    pidfd: Option<std::os::fd::OwnedFd>,
 }
 
 impl Launched {
@@ -38,6 +41,27 @@ impl Launched {
     /// Its status if it has ended (and then it is reaped).
     pub(super) fn try_wait(&mut self) -> io::Result<Option<ExitStatus>> {
         self.reap(libc::WNOHANG)
+    }
+
+    /// Waits up to `pause`, or less if the child ends meanwhile.
+    pub(super) fn pause(&self, pause: std::time::Duration) {
+        let Some(fd) = self.pidfd.as_ref().filter(|_| self.status.is_none()) else {
+            std::thread::sleep(pause);
+            return;
+        };
+        let mut poll = libc::pollfd {
+            fd: fd.as_raw_fd(),
+            events: libc::POLLIN,
+            revents: 0,
+        };
+        let timeout = libc::timespec {
+            tv_sec: pause.as_secs() as libc::time_t,
+            tv_nsec: pause.subsec_nanos() as libc::c_long,
+        };
+        // SAFETY: ppoll on one descriptor of ours, for at most `pause`.
+        if unsafe { libc::ppoll(&mut poll, 1, &timeout, std::ptr::null()) } < 0 {
+            std::thread::sleep(pause);
+        }
     }
 
     /// Kills it, if it has not been reaped yet.
@@ -223,7 +247,17 @@ pub(super) fn launch(
     // SAFETY: the child wrote `error` before it exec'd or ended; the
     // volatile read keeps the compiler from assuming it unchanged.
     let error = unsafe { std::ptr::read_volatile(&child.error) };
-    let mut launched = Launched { pid, status: None };
+    // SAFETY: pidfd_open on our own child, not yet reaped; the descriptor
+    // it returns is ours alone (close-on-exec by default).
+    let pidfd = unsafe {
+        let fd = libc::syscall(libc::SYS_pidfd_open, pid, 0) as RawFd;
+        (fd >= 0).then(|| std::os::fd::FromRawFd::from_raw_fd(fd))
+    };
+    let mut launched = Launched {
+        pid,
+        status: None,
+        pidfd,
+    };
     if error != 0 {
         launched.wait()?;
         return Err(if error == NOT_STARTED {

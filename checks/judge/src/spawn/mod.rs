@@ -215,7 +215,7 @@ fn supervise_by(
         if now.saturating_sub(last_progress) > watch.idle {
             break Exit::CaseTimeLimit;
         }
-        std::thread::sleep(pause);
+        child.pause(pause);
         pause = (pause * 2).min(Duration::from_millis(5));
     };
     kill_group(&mut child, slot);
