@@ -552,4 +552,42 @@ mod tests {
         // SAFETY: getsid(0) reads this process's session.
         assert_ne!(unsafe { libc::getsid(0) }, pid as i32);
     }
+
+    #[test]
+    fn a_step_can_enter_a_user_namespace_of_its_own() {
+        // Where the system allows user namespaces at all (the jail of a judge
+        // that is not root relies on one).
+        let allowed = Command::new("unshare")
+            .args(["-U", "true"])
+            .status()
+            .is_ok_and(|s| s.success());
+        if !allowed {
+            eprintln!("no user namespaces here: nothing to test");
+            return;
+        }
+        let (out, err) = captured();
+        let mut steps: Vec<Step> = vec![Box::new(|| {
+            // SAFETY: unshare in the child, which is alone in its thread group.
+            if unsafe { libc::unshare(libc::CLONE_NEWUSER) } != 0 {
+                return Err(io::Error::last_os_error());
+            }
+            Ok(())
+        })];
+        let mut cmd = Command::new("readlink");
+        cmd.arg("/proc/self/ns/user");
+        let mut child = launch(
+            &cmd,
+            false,
+            None,
+            out.as_raw_fd(),
+            err.as_raw_fd(),
+            &mut steps,
+        )
+        .unwrap();
+        assert!(child.wait().unwrap().success());
+        let mine = std::fs::read_link("/proc/self/ns/user").unwrap();
+        let theirs = text(&out);
+        assert!(theirs.starts_with("user:["), "{theirs}");
+        assert_ne!(theirs.trim(), mine.to_string_lossy());
+    }
 }
