@@ -1,5 +1,5 @@
 //! A jail: its policy, rlimits, environment and filter, applied to a
-//! command between fork and exec with async-signal-safe calls only.
+//! command between the child's start and its exec, with system calls only.
 
 use super::kernel::abi;
 use super::policy::{Filter, Policy, Sockets};

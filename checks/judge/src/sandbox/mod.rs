@@ -13,8 +13,9 @@
 //!   of its own, the descriptors it is handed and no other, and a fresh
 //!   folder of its own with a quota ([`RunnerHome`]).
 //!
-//! The ruleset is built in the judge before the fork; the child only makes
-//! async-signal-safe system calls between fork and exec. `--unsandboxed`
+//! The ruleset is built in the judge before the child starts; the child
+//! only makes system calls between its start and its exec (it shares the
+//! judge's memory until then: see `spawn::launch`). `--unsandboxed`
 //! (or a kernel without Landlock) leaves the filesystem, network and signal
 //! rules off; rlimits and the environment are always applied.
 
