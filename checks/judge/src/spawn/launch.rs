@@ -408,24 +408,46 @@ fn pointers(strings: &[CString]) -> Vec<*const libc::c_char> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::io::Read;
+    use std::io::{Read, Seek};
 
-    fn captured() -> (std::fs::File, std::fs::File) {
-        (tempfile::tempfile().unwrap(), tempfile::tempfile().unwrap())
+    /// What a child started by [`launch`] did, once it ended.
+    struct Ended {
+        pid: u32,
+        status: ExitStatus,
+        stdout: String,
+        stderr: String,
     }
 
     fn text(mut f: &std::fs::File) -> String {
-        use std::io::Seek;
         f.rewind().unwrap();
         let mut s = String::new();
         f.read_to_string(&mut s).unwrap();
         s
     }
 
+    /// [`launch`] with two fresh files for stdout and stderr: the child's
+    /// end, or the error of its start.
+    fn started(
+        cmd: &Command,
+        cleared: bool,
+        arg0: Option<&str>,
+        steps: &mut [Step],
+    ) -> io::Result<Ended> {
+        let (out, err) = (tempfile::tempfile()?, tempfile::tempfile()?);
+        let arg0 = arg0.map(OsStr::new);
+        let mut child = launch(cmd, cleared, arg0, out.as_raw_fd(), err.as_raw_fd(), steps)?;
+        let status = child.wait()?;
+        Ok(Ended {
+            pid: child.id(),
+            status,
+            stdout: text(&out),
+            stderr: text(&err),
+        })
+    }
+
     #[test]
     fn a_child_gets_its_arguments_folder_environment_and_name() {
         let dir = tempfile::tempdir().unwrap();
-        let (out, err) = captured();
         let mut cmd = Command::new("sh");
         cmd.args([
             "-c",
@@ -434,43 +456,31 @@ mod tests {
         ])
         .current_dir(dir.path());
         // sh is found on the system's default PATH: the environment is empty.
-        let mut child = launch(
-            &cmd,
-            true,
-            Some(OsStr::new("named")),
-            out.as_raw_fd(),
-            err.as_raw_fd(),
-            &mut [],
-        )
-        .unwrap();
-        assert!(child.wait().unwrap().success());
+        let ended = started(&cmd, true, Some("named"), &mut []).unwrap();
+        assert!(ended.status.success());
         let folder = dir.path().canonicalize().unwrap();
         let want = format!(
             "named -c tr '\\0' ' ' < /proc/$$/cmdline; echo; pwd; read x; echo \"[$x]\" >&2 one \n{}\n",
             folder.display()
         );
-        assert_eq!(text(&out), want);
+        assert_eq!(ended.stdout, want);
         // stdin is /dev/null: read finds nothing.
-        assert_eq!(text(&err), "[]\n");
+        assert_eq!(ended.stderr, "[]\n");
     }
 
     #[test]
     fn the_environment_is_the_judges_with_changes_or_only_what_is_set() {
-        let (out, err) = captured();
         let mut cmd = Command::new("/usr/bin/env");
         cmd.env("ONLY", "this");
-        let mut child =
-            launch(&cmd, true, None, out.as_raw_fd(), err.as_raw_fd(), &mut []).unwrap();
-        assert!(child.wait().unwrap().success());
-        assert_eq!(text(&out), "ONLY=this\n");
+        let ended = started(&cmd, true, None, &mut []).unwrap();
+        assert!(ended.status.success());
+        assert_eq!(ended.stdout, "ONLY=this\n");
         // Not cleared: cargo sets CARGO_MANIFEST_DIR for a test, and PATH
         // is taken away.
-        let (out, err) = captured();
         cmd.env_remove("PATH");
-        let mut child =
-            launch(&cmd, false, None, out.as_raw_fd(), err.as_raw_fd(), &mut []).unwrap();
-        assert!(child.wait().unwrap().success());
-        let seen = text(&out);
+        let ended = started(&cmd, false, None, &mut []).unwrap();
+        assert!(ended.status.success());
+        let seen = ended.stdout;
         assert!(seen.lines().any(|l| l == "ONLY=this"), "{seen}");
         assert!(
             seen.lines().any(|l| l.starts_with("CARGO_MANIFEST_DIR=")),
@@ -481,10 +491,8 @@ mod tests {
 
     #[test]
     fn a_failing_step_or_a_missing_program_is_an_error() {
-        let (out, err) = captured();
         let failed = |program: &str, steps: &mut [Step]| {
-            let cmd = Command::new(program);
-            launch(&cmd, false, None, out.as_raw_fd(), err.as_raw_fd(), steps)
+            started(&Command::new(program), false, None, steps)
                 .err()
                 .expect("an error")
         };
@@ -506,7 +514,6 @@ mod tests {
 
     #[test]
     fn steps_run_in_the_child_and_change_nothing_in_the_judge() {
-        let (out, err) = captured();
         let mut steps: Vec<Step> = vec![Box::new(|| {
             // SAFETY: setsid in the child, which is not yet a group leader.
             if unsafe { libc::setsid() } < 0 {
@@ -516,22 +523,14 @@ mod tests {
         })];
         let mut cmd = Command::new("sh");
         cmd.args(["-c", "cut -d' ' -f6 /proc/$$/stat; echo $$"]);
-        let mut child = launch(
-            &cmd,
-            false,
-            None,
-            out.as_raw_fd(),
-            err.as_raw_fd(),
-            &mut steps,
-        )
-        .unwrap();
-        let pid = child.id();
-        assert!(child.wait().unwrap().success());
-        let lines: Vec<String> = text(&out).lines().map(|l| l.trim().to_string()).collect();
+        let ended = started(&cmd, false, None, &mut steps).unwrap();
+        assert!(ended.status.success());
+        let lines: Vec<&str> = ended.stdout.lines().map(str::trim).collect();
+        let pid = ended.pid.to_string();
         // The child leads a session of its own; the judge's session is as it was.
-        assert_eq!(lines, [pid.to_string(), pid.to_string()]);
+        assert_eq!(lines, [pid.as_str(), pid.as_str()]);
         // SAFETY: getsid(0) reads this process's session.
-        assert_ne!(unsafe { libc::getsid(0) }, pid as i32);
+        assert_ne!(unsafe { libc::getsid(0) }, ended.pid as i32);
     }
 
     #[test]
@@ -546,7 +545,6 @@ mod tests {
             eprintln!("no user namespaces here: nothing to test");
             return;
         }
-        let (out, err) = captured();
         let mut steps: Vec<Step> = vec![Box::new(|| {
             // SAFETY: unshare in the child, which is alone in its thread group.
             if unsafe { libc::unshare(libc::CLONE_NEWUSER) } != 0 {
@@ -556,19 +554,10 @@ mod tests {
         })];
         let mut cmd = Command::new("readlink");
         cmd.arg("/proc/self/ns/user");
-        let mut child = launch(
-            &cmd,
-            false,
-            None,
-            out.as_raw_fd(),
-            err.as_raw_fd(),
-            &mut steps,
-        )
-        .unwrap();
-        assert!(child.wait().unwrap().success());
+        let ended = started(&cmd, false, None, &mut steps).unwrap();
+        assert!(ended.status.success());
         let mine = std::fs::read_link("/proc/self/ns/user").unwrap();
-        let theirs = text(&out);
-        assert!(theirs.starts_with("user:["), "{theirs}");
-        assert_ne!(theirs.trim(), mine.to_string_lossy());
+        assert!(ended.stdout.starts_with("user:["), "{}", ended.stdout);
+        assert_ne!(ended.stdout.trim(), mine.to_string_lossy());
     }
 }
