@@ -117,6 +117,49 @@ fn cargo(
     ))
 }
 
+/// Opens the lock file at `path` (made when missing) and waits for a lock
+/// on it, exclusive or shared. The file is never written, and only a
+/// regular file is taken: not through a link, and a FIFO planted there
+/// neither blocks the open nor serves as a lock.
+fn lock_file(path: &Path, exclusive: bool) -> io::Result<std::fs::File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
+        .open(path)?;
+    if !file.metadata()?.is_file() {
+        return Err(io::Error::other(format!(
+            "{} is not a regular file",
+            path.display()
+        )));
+    }
+    relock(&file, exclusive)?;
+    Ok(file)
+}
+
+/// Waits for `file`'s lock to become exclusive or shared. Changing it is
+/// not atomic: another process may take the lock in between.
+fn relock(file: &std::fs::File, exclusive: bool) -> io::Result<()> {
+    use std::os::unix::io::AsRawFd;
+    let op = if exclusive {
+        libc::LOCK_EX
+    } else {
+        libc::LOCK_SH
+    };
+    loop {
+        // SAFETY: flock on a descriptor we own; released when `file` closes.
+        if unsafe { libc::flock(file.as_raw_fd(), op) } == 0 {
+            return Ok(());
+        }
+        let e = io::Error::last_os_error();
+        if e.kind() != io::ErrorKind::Interrupted {
+            return Err(e);
+        }
+    }
+}
+
 /// The jail of one build command (cargo or rustc) in `dir`: it reads the
 /// toolchain and `dir`'s sources, and writes only `target` (its `lab-tmp/`
 /// is TMPDIR). Landlock only when `confinement` says so.
@@ -125,9 +168,21 @@ fn jail(
     target: &Path,
     confinement: Confinement,
 ) -> Result<crate::sandbox::Jail, BuildError> {
+    jail_reading(dir, target, &[], confinement)
+}
+
+/// [`jail`], also reading `more` (a slot's build reads the kit's libraries
+/// in the kit's target folder).
+fn jail_reading(
+    dir: &Path,
+    target: &Path,
+    more: &[&Path],
+    confinement: Confinement,
+) -> Result<crate::sandbox::Jail, BuildError> {
     let tmp = target.join("lab-tmp");
     std::fs::create_dir_all(&tmp)?;
-    let (read, also) = sources(dir)?;
+    let (mut read, also) = sources(dir)?;
+    read.extend(more.iter().map(|p| p.to_path_buf()));
     Ok(crate::sandbox::build(
         &read,
         target,
@@ -138,13 +193,13 @@ fn jail(
 }
 
 /// What a build in workspace `dir` may read of it, and which of its files
-/// it may write. A slot: read whole (it holds nothing else), and its
-/// Cargo.lock, the judge's copy, which cargo narrows to the slot's members.
-/// The kit: its manifests and the crates a runner is built from — not
-/// `solutions/`, `fixtures/` or the judge — and nothing written.
+/// it may write. A slot: read whole (it holds nothing else), and nothing
+/// written (only rustc runs there). The kit: its manifests and the crates a
+/// runner is built from — not `solutions/`, `fixtures/` or the judge — and
+/// nothing written.
 fn sources(dir: &Path) -> io::Result<(Vec<PathBuf>, Vec<PathBuf>)> {
     if !is_kit(dir) {
-        return Ok((vec![dir.to_path_buf()], vec![dir.join("Cargo.lock")]));
+        return Ok((vec![dir.to_path_buf()], Vec::new()));
     }
     let manifest = std::fs::read_to_string(dir.join("Cargo.toml"))?;
     let mut out: Vec<PathBuf> = ["Cargo.toml", "Cargo.lock", ".cargo"]
@@ -399,7 +454,7 @@ pub fn runners(
     let built = if wanted.is_empty() {
         Vec::new()
     } else {
-        direct::build(&dir, &target, &wanted, limits).map_err(|e| match e {
+        direct::build(root, &dir, &target, &wanted, limits).map_err(|e| match e {
             BuildError::Kit(what) | BuildError::DoesNotCompile(what) => what,
         })?
     };

@@ -1,10 +1,12 @@
 //! Subject slots: a folder per slot name under the target folder, holding
-//! `kit/`, a copy of the pristine kit whose `student/src/lib.rs` (and
-//! `advanced.rs`) are the subject's and nothing else; `target/`, where the
-//! kit's crates are built once and the subject's runners at each build;
-//! the judge's note of the last subject built there; and a lock.
+//! `kit/`, the sources rustc compiles there (the subject's `lib.rs` and
+//! `advanced.rs` as `student/src/`, and the two runner crates' `main`s)
+//! and nothing else; `target/`, where the subject's runners are built (the
+//! kit's own crates are built once, in the kit's target folder, and every
+//! slot links them); the judge's note of the last subject built there; and
+//! a lock.
 
-use super::{direct, target_dir, BuildError, RUNNER_CRATES};
+use super::{direct, target_dir, BuildError};
 use std::collections::{BTreeMap, BTreeSet};
 use std::io;
 use std::path::{Path, PathBuf};
@@ -19,57 +21,30 @@ fn write_if_changed(path: &Path, bytes: &[u8]) -> io::Result<()> {
     crate::files::write_atomically(path, bytes)
 }
 
-/// The slot's workspace manifest: the kit's own, narrowed to the learner's
-/// crate and the runners (lab-api and lab-harness are copied into the slot,
-/// so a build there reads nothing outside it).
-fn slot_manifest(root: &Path) -> io::Result<String> {
-    let text = std::fs::read_to_string(root.join("Cargo.toml"))?;
-    let text = crate::files::with_members(
-        &text,
-        &["student", "checks/runner", "checks/runner-advanced"],
-    );
-    Ok(text
-        .lines()
-        .filter(|line| !line.starts_with("default-members"))
-        .map(|line| format!("{line}\n"))
-        .collect())
-}
+/// The runner crates whose sources rustc compiles in a slot: each one's
+/// `main`, and the advanced runner's glue around the learner's file.
+const SLOT_CRATES: [&str; 2] = ["checks/runner", "checks/runner-advanced"];
 
 /// Waits for exclusive use of a slot (another `lab.sh` may hold it).
 pub(super) fn lock(dir: &Path) -> io::Result<std::fs::File> {
-    use std::os::unix::io::AsRawFd;
     std::fs::create_dir_all(dir)?;
-    let file = std::fs::OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .open(dir.join("lock"))?;
-    // SAFETY: flock on a file descriptor we own; released when `file` closes.
-    if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX) } != 0 {
-        return Err(io::Error::last_os_error());
-    }
-    Ok(file)
+    super::lock_file(&dir.join("lock"), true)
 }
 
-/// The files of a slot's `kit/`, by path relative to it: the narrowed
-/// manifest, the kit's `Cargo.lock` and `student/Cargo.toml`, the subject's
-/// `lib_rs` (and `advanced`) under `student/src/`, and every regular file of
-/// the runner crates. Nothing else belongs there.
+/// The files of a slot's `kit/`, by path relative to it: the subject's
+/// `lib_rs` (and `advanced`) under `student/src/`, and every regular file
+/// of [`SLOT_CRATES`]. Nothing else belongs there.
 fn slot_files(
     root: &Path,
     lib_rs: &[u8],
     advanced: Option<&[u8]>,
 ) -> io::Result<BTreeMap<PathBuf, Vec<u8>>> {
     let mut files = BTreeMap::new();
-    files.insert("Cargo.toml".into(), slot_manifest(root)?.into_bytes());
-    for file in ["Cargo.lock", "student/Cargo.toml"] {
-        files.insert(file.into(), std::fs::read(root.join(file))?);
-    }
     files.insert("student/src/lib.rs".into(), lib_rs.to_vec());
     if let Some(bytes) = advanced {
         files.insert("student/src/advanced.rs".into(), bytes.to_vec());
     }
-    for krate in RUNNER_CRATES {
+    for krate in SLOT_CRATES {
         let from = root.join(krate);
         crate::files::walk(&from, &|_| false, &mut |rel, folder| {
             if !folder {
@@ -390,11 +365,15 @@ mod tests {
         put(&root.join("Cargo.lock"), "lock");
         put(&root.join("student/Cargo.toml"), "student manifest");
         put(&root.join("student/src/lib.rs"), "the kit's own stubs");
-        for krate in RUNNER_CRATES {
+        for krate in crate::compile::RUNNER_CRATES {
             put(&root.join(krate).join("Cargo.toml"), krate);
         }
         put(&root.join("checks/api/src/lib.rs"), "api");
         put(&root.join("checks/runner/src/main.rs"), "runner");
+        put(
+            &root.join("checks/runner-advanced/src/main.rs"),
+            "advanced runner",
+        );
         put(&root.join("checks/runner-advanced/build.rs"), "script");
         put(&outside.join("secret.rs"), "outside file");
         put(&outside.join("folder/inner.rs"), "outside folder");
@@ -403,45 +382,42 @@ mod tests {
         };
         fill(Some(b"advanced"));
 
-        // Planted: a build script cargo would run, a folder, a FIFO, links
-        // where a kit file and a kit folder belong, a link to a folder
-        // outside, and a folder where a kit file belongs.
+        // Planted: a build script, a manifest and a crate the slot does not
+        // hold, a folder, a FIFO, links where a kit file and a kit folder
+        // belong, a link to a folder outside, and a folder where a kit file
+        // belongs.
         put(&slot.join("checks/runner/build.rs"), "fn main() {}");
-        put(&slot.join("checks/harness/extra/more.rs"), "extra");
-        let fifo = std::ffi::CString::new(slot.join("checks/wire/pipe").to_str().unwrap()).unwrap();
+        put(&slot.join("Cargo.toml"), "[workspace]");
+        put(&slot.join("checks/api/src/lib.rs"), "planted api");
+        put(&slot.join("student/extra/more.rs"), "extra");
+        let fifo =
+            std::ffi::CString::new(slot.join("checks/runner-advanced/pipe").to_str().unwrap())
+                .unwrap();
         // SAFETY: mkfifo with a valid NUL-terminated path.
         assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o644) }, 0);
-        std::fs::remove_file(slot.join("checks/api/src/lib.rs")).unwrap();
+        std::fs::remove_file(slot.join("checks/runner-advanced/src/main.rs")).unwrap();
         symlink(
             outside.join("secret.rs"),
-            slot.join("checks/api/src/lib.rs"),
+            slot.join("checks/runner-advanced/src/main.rs"),
         )
         .unwrap();
         std::fs::remove_dir_all(slot.join("checks/runner/src")).unwrap();
         symlink(outside.join("folder"), slot.join("checks/runner/src")).unwrap();
         symlink(&outside, slot.join("student/outside")).unwrap();
-        std::fs::remove_file(slot.join("checks/wire/Cargo.toml")).unwrap();
-        put(&slot.join("checks/wire/Cargo.toml/x"), "folder");
+        std::fs::remove_file(slot.join("checks/runner/Cargo.toml")).unwrap();
+        put(&slot.join("checks/runner/Cargo.toml/x"), "folder");
         // An unchanged file keeps its mtime.
         let old = std::time::SystemTime::UNIX_EPOCH + Duration::from_secs(1_000_000_000);
         let file = std::fs::File::options()
             .write(true)
-            .open(slot.join("checks/harness/Cargo.toml"))
+            .open(slot.join("checks/runner-advanced/Cargo.toml"))
             .unwrap();
         file.set_modified(old).unwrap();
         drop(file);
 
         fill(None);
         let want = [
-            "Cargo.lock = lock",
-            "Cargo.toml = [workspace]\nmembers = [\n    \"student\",\n    \"checks/runner\",\n    \"checks/runner-advanced\",\n]\n",
             "checks/",
-            "checks/api/",
-            "checks/api/Cargo.toml = checks/api",
-            "checks/api/src/",
-            "checks/api/src/lib.rs = api",
-            "checks/harness/",
-            "checks/harness/Cargo.toml = checks/harness",
             "checks/runner/",
             "checks/runner/Cargo.toml = checks/runner",
             "checks/runner/src/",
@@ -449,14 +425,9 @@ mod tests {
             "checks/runner-advanced/",
             "checks/runner-advanced/Cargo.toml = checks/runner-advanced",
             "checks/runner-advanced/build.rs = script",
-            "checks/runner-core/",
-            "checks/runner-core/Cargo.toml = checks/runner-core",
-            "checks/scripts/",
-            "checks/scripts/Cargo.toml = checks/scripts",
-            "checks/wire/",
-            "checks/wire/Cargo.toml = checks/wire",
+            "checks/runner-advanced/src/",
+            "checks/runner-advanced/src/main.rs = advanced runner",
             "student/",
-            "student/Cargo.toml = student manifest",
             "student/src/",
             "student/src/lib.rs = learner",
         ];
@@ -469,7 +440,7 @@ mod tests {
                 "secret.rs = outside file"
             ]
         );
-        let mtime = std::fs::metadata(slot.join("checks/harness/Cargo.toml"))
+        let mtime = std::fs::metadata(slot.join("checks/runner-advanced/Cargo.toml"))
             .unwrap()
             .modified()
             .unwrap();
@@ -560,20 +531,5 @@ mod tests {
         left.sort();
         assert_eq!(left, want);
         assert_eq!(listing(&outside), ["lab_runner-keep = outside"]);
-    }
-
-    #[test]
-    fn the_slot_manifest_keeps_versions_and_points_at_the_api_copied_into_the_slot() {
-        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-        let text = slot_manifest(&root).unwrap();
-        assert!(text.contains(
-            "members = [\n    \"student\",\n    \"checks/runner\",\n    \"checks/runner-advanced\",\n]\n"
-        ));
-        assert!(!text.contains("\"checks/judge\""));
-        assert!(text.contains("lab-harness = { path = \"checks/harness\" }"));
-        assert!(text.contains("lab-api = { path = \"checks/api\" }"));
-        assert!(text.contains("lab-wire = { path = \"checks/wire\" }"));
-        assert!(text.contains("serde_json = "));
-        assert!(!text.contains("default-members"));
     }
 }

@@ -23,7 +23,7 @@ mod note;
 mod recipe;
 mod unit;
 
-use super::{jail, BuildError, Runner};
+use super::{jail_reading, BuildError, Runner};
 use crate::catalog::tr;
 use crate::limits::Limits;
 use crate::spawn::{self, Exit};
@@ -65,7 +65,8 @@ fn compile(
     let mut cmd = Command::new(&recipe.rustc);
     cmd.current_dir(dir)
         .args(unit.args(recipe, &out, super::is_kit(dir))?);
-    let mut jail = jail(dir, target, limits.confinement)?;
+    // A slot's build reads the kit's libraries, in the kit's target folder.
+    let mut jail = jail_reading(dir, target, &[&recipe.deps], limits.confinement)?;
     if unit == Unit::Student {
         // What cargo tells a crate about itself, for `env!`.
         for (name, value) in [
@@ -110,20 +111,23 @@ fn compile(
 
 /// Builds `runners` from the kit or slot at `dir` into `target`: for
 /// each, its binary, or the compiler's first errors when the learner's code
-/// does not compile. The two runners build side by side; the core one is
-/// the learner's crate, then its `main`; each within `limits.build`. The
-/// `Err` is the kit's fault.
+/// does not compile. The kit's own crates are those of the kit at `root`,
+/// built once in its target folder (see [`recipe`]). The two runners build
+/// side by side; the core one is the learner's crate, then its `main`;
+/// each within `limits.build`. The `Err` is the kit's fault.
 pub fn build(
+    root: &Path,
     dir: &Path,
     target: &Path,
     runners: &[Runner],
     limits: &Limits,
 ) -> Result<Vec<Result<PathBuf, String>>, BuildError> {
     let started = std::time::Instant::now();
-    let recipe = recipe(dir, target, limits.confinement);
+    let recipe = recipe(root, &super::target_dir(root), limits.confinement);
     crate::timing::phase("recipe", started);
-    let recipe = match recipe {
-        Ok(recipe) => recipe,
+    // Held until every compile below is done.
+    let (recipe, _recipe_lock) = match recipe {
+        Ok(kept) => kept,
         // A student/Cargo.toml the learner broke fails every runner, as
         // their own mistake.
         Err(BuildError::DoesNotCompile(why)) => {

@@ -2,7 +2,7 @@
 //! kit's libraries went, and the rustc it ran, kept in the target folder
 //! while nothing it was made from changed.
 
-use super::files::{contents, own_file, seen};
+use super::files::{contents, digest, own_file, seen};
 use crate::compile::{jail, BuildError};
 use crate::limits::Confinement;
 use crate::spawn::{self, Exit};
@@ -16,9 +16,13 @@ use std::time::Duration;
 /// The recipe's file in a target folder.
 const RECIPE: &str = "lab-recipe.json";
 
+/// The folder of a target that holds the libraries builds of learner code
+/// link, linked from cargo's (see [`link_libraries`]).
+pub(super) const LIBS: &str = "lab-libs";
+
 /// Changes whenever this module builds differently, so that an older
 /// judge's recipe is never taken for this one's.
-const FORMAT: &str = "lab recipe 1";
+const FORMAT: &str = "lab recipe 2";
 
 /// The libraries the builds here link, as rustc names them.
 pub(super) const LINKED: [&str; 7] = [
@@ -137,25 +141,60 @@ impl Recipe {
     }
 }
 
-/// The recipe for building in `target` from the kit or slot at `dir`:
-/// the one kept there if it still holds, else a new one, after cargo built
-/// the kit's crates (under the long limit, so that the build timeout
-/// measures the learner's code and not a cold start).
+/// The recipe's lock in a target folder: held shared by every build that
+/// compiles against the recipe's libraries, and exclusively while cargo
+/// builds them again, so that no build links a library cargo is replacing.
+const RECIPE_LOCK: &str = "lab-recipe.lock";
+
+/// The recipe kept in `target`, if it still holds for `stamp`.
+fn kept(target: &Path, stamp: &str) -> Option<Recipe> {
+    own_file(&target.join(RECIPE))
+        .and_then(|text| serde_json::from_str::<Recipe>(&text).ok())
+        .filter(|r| r.holds(stamp, target))
+}
+
+/// The recipe for building from the kit at `root`, whose own crates cargo
+/// builds in `target`: the one kept there if it still holds, else a new
+/// one, after cargo built the kit's crates (under the long limit, so that
+/// the build timeout measures the learner's code and not a cold start).
+/// Every build of learner code takes it from here, the kit's own and each
+/// slot's: the kit's crates are built once per target folder. The lock
+/// returned is held shared until the caller's compiles are done.
 pub(super) fn recipe(
-    dir: &Path,
+    root: &Path,
     target: &Path,
     confinement: Confinement,
-) -> Result<Recipe, BuildError> {
-    let stamp = stamp(dir)?;
-    let file = target.join(RECIPE);
-    let kept = own_file(&file).and_then(|text| serde_json::from_str::<Recipe>(&text).ok());
-    if let Some(recipe) = kept.filter(|r| r.holds(&stamp, target)) {
-        return Ok(recipe);
+) -> Result<(Recipe, std::fs::File), BuildError> {
+    let stamp = stamp(root)?;
+    std::fs::create_dir_all(target)?;
+    let lock = crate::compile::lock_file(&target.join(RECIPE_LOCK), false)?;
+    if let Some(recipe) = kept(target, &stamp) {
+        return Ok((recipe, lock));
     }
+    // Another build may be warming this target too: wait for it, then look
+    // again before building.
+    crate::compile::relock(&lock, true)?;
+    if let Some(recipe) = kept(target, &stamp) {
+        crate::compile::relock(&lock, false)?;
+        return Ok((recipe, lock));
+    }
+    let recipe = warm(root, target, stamp, confinement)?;
+    crate::compile::relock(&lock, false)?;
+    Ok((recipe, lock))
+}
+
+/// Builds the kit's crates with cargo and keeps the recipe that says where
+/// they went.
+fn warm(
+    root: &Path,
+    target: &Path,
+    stamp: String,
+    confinement: Confinement,
+) -> Result<Recipe, BuildError> {
     // lab-scripts beside the core runner: the advanced runner links it, and
     // nothing the core runner builds compiles it.
     let mut packages = vec!["lab-runner-core", "lab-scripts"];
-    if crate::compile::is_kit(dir) {
+    if crate::compile::is_kit(root) {
         // The judge's features (see checks/deps), so that nothing lab.sh's
         // build of the judge compiled is compiled again.
         packages.push("lab-deps");
@@ -171,16 +210,18 @@ pub(super) fn recipe(
         args.extend(["-p", package]);
     }
     let (exit, stdout, stderr) =
-        crate::compile::cargo(dir, target, &args, crate::compile::WARM_LIMIT, confinement)?;
+        crate::compile::cargo(root, target, &args, crate::compile::WARM_LIMIT, confinement)?;
     if exit != Exit::Success {
         return Err(crate::compile::failed_build(&exit, &stderr));
     }
-    let libs: BTreeMap<_, _> = libraries(&stdout)
+    let (named, files) = libraries(&stdout);
+    let set = link_libraries(target, &stamp, &files)?;
+    let libs: BTreeMap<_, _> = named
         .into_iter()
-        .map(|(name, lib)| {
-            let lib = hashed(&lib);
+        .filter_map(|(name, lib)| {
+            let lib = set.join(hashed(&lib).file_name()?);
             let when = seen(&lib);
-            (name, (lib, when))
+            Some((name, (lib, when)))
         })
         .collect();
     let deps = match libs.get("lab_api").and_then(|(p, _)| p.parent()) {
@@ -194,7 +235,7 @@ pub(super) fn recipe(
     if let Some(missing) = LINKED.iter().find(|name| !libs.contains_key(**name)) {
         return Err(BuildError::Kit(format!("cargo named no {missing} library")));
     }
-    let rustc = rustc(dir, target, confinement)?;
+    let rustc = rustc(root, target, confinement)?;
     let recipe = Recipe {
         stamp,
         rustc_seen: seen(&rustc),
@@ -203,12 +244,14 @@ pub(super) fn recipe(
         deps,
     };
     let json = serde_json::to_vec_pretty(&recipe).map_err(|e| BuildError::Kit(e.to_string()))?;
-    crate::files::write_atomically(&file, &json)?;
+    crate::files::write_atomically(&target.join(RECIPE), &json)?;
     Ok(recipe)
 }
 
-/// The rlib of each of [`LINKED`] in cargo's JSON messages.
-fn libraries(json: &str) -> BTreeMap<String, PathBuf> {
+/// What cargo's JSON messages say it built: the rlib of each of
+/// [`LINKED`], by crate name, and every library file it named (rlibs, and
+/// the proc macros' shared objects).
+fn libraries(json: &str) -> (BTreeMap<String, PathBuf>, Vec<PathBuf>) {
     #[derive(Deserialize)]
     struct Target {
         name: String,
@@ -222,6 +265,7 @@ fn libraries(json: &str) -> BTreeMap<String, PathBuf> {
         filenames: Vec<PathBuf>,
     }
     let mut libs = BTreeMap::new();
+    let mut files = Vec::new();
     for line in json.lines() {
         let Ok(m) = serde_json::from_str::<Message>(line) else {
             continue;
@@ -229,6 +273,12 @@ fn libraries(json: &str) -> BTreeMap<String, PathBuf> {
         let Some(target) = m.target.filter(|_| m.reason == "compiler-artifact") else {
             continue;
         };
+        files.extend(
+            m.filenames
+                .iter()
+                .filter(|f| f.extension().is_some_and(|e| e == "rlib" || e == "so"))
+                .cloned(),
+        );
         let name = target.name.replace('-', "_");
         let is_lib = target.kind.iter().any(|k| k == "lib" || k == "rlib");
         let rlib = m
@@ -239,7 +289,48 @@ fn libraries(json: &str) -> BTreeMap<String, PathBuf> {
             libs.insert(name, rlib);
         }
     }
-    libs
+    (libs, files)
+}
+
+/// Links `files` (cargo's, under their hashed names) into a new folder of
+/// their own under `target`'s [`LIBS`], named by a hash of `stamp` and
+/// their names, and removes every older such folder (the caller holds the
+/// recipe's lock exclusively: no build reads them). A build of learner
+/// code reads this folder and nothing else of the target: the libraries
+/// its runners link, never another crate cargo built there (the kit's
+/// `solutions`, say).
+fn link_libraries(target: &Path, stamp: &str, files: &[PathBuf]) -> io::Result<PathBuf> {
+    let names: Vec<PathBuf> = files.iter().map(|f| hashed(f)).collect();
+    let mut listed = stamp.to_string();
+    for name in &names {
+        listed.push_str(&format!("{}\n", name.display()));
+    }
+    let libs = target.join(LIBS);
+    let set = libs.join(digest(listed.as_bytes()));
+    if let Ok(entries) = std::fs::read_dir(&libs) {
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if entry.file_type().is_ok_and(|t| t.is_dir()) {
+                std::fs::remove_dir_all(&path)?;
+            } else {
+                std::fs::remove_file(&path)?;
+            }
+        }
+    }
+    std::fs::create_dir_all(&set)?;
+    for file in names {
+        let Some(name) = file.file_name() else {
+            continue;
+        };
+        let to = set.join(name);
+        if to.exists() {
+            continue;
+        }
+        if std::fs::hard_link(&file, &to).is_err() {
+            std::fs::copy(&file, &to)?;
+        }
+    }
+    Ok(set)
 }
 
 /// The library `rlib` in cargo's `deps/` folder, under its hashed name.
@@ -308,7 +399,17 @@ not json
 {"reason":"compiler-artifact","target":{"kind":["lib"],"name":"serde_json"},"filenames":["/t/debug/deps/libserde_json-2c.rmeta","/t/debug/deps/libserde_json-2c.rlib"]}
 {"reason":"compiler-artifact","target":{"kind":["lib"],"name":"clap"},"filenames":["/t/debug/deps/libclap-3d.rlib"]}
 {"reason":"build-finished","success":true}"#;
-        let libs = libraries(json);
+        let (libs, files) = libraries(json);
+        assert_eq!(
+            files,
+            [
+                "/t/debug/deps/liblab_api-0a.rlib",
+                "/t/debug/deps/libserde_derive-1b.so",
+                "/t/debug/deps/libserde_json-2c.rlib",
+                "/t/debug/deps/libclap-3d.rlib"
+            ]
+            .map(PathBuf::from)
+        );
         assert_eq!(
             libs.into_iter().collect::<Vec<_>>(),
             [
