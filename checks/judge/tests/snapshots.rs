@@ -51,7 +51,9 @@ fn lab(args: &[&str], lang: &str, state_root: &Path) -> String {
         .current_dir(root())
         // Status and hints are kept per kit; give each test a fresh one.
         .env("LAB_STATE_DIR", state_root)
-        .env("CARGO_TARGET_DIR", root().join("target/snapshots"))
+        // The end-to-end tests' build of the kit: its judge and its
+        // libraries are those of these sources, so nothing is built again.
+        .env("CARGO_TARGET_DIR", root().join("target/e2e"))
         .env_remove("LAB_ROOT")
         .env("NO_COLOR", "1")
         .stdin(Stdio::null())
