@@ -84,6 +84,19 @@ if [ "$selftest" = yes ]; then
     say no_solutions
     exit 2
   fi
+  # The end-to-end and browser tests share one build of the kit in
+  # target/e2e, which their first test would wait for; it is built here,
+  # beside the format and lint gates, which leave a processor idle for much
+  # of their time. The second command is the checker's own first build in
+  # that folder (its recipe's packages), so no test pays for it either.
+  e2e_log=$(mktemp)
+  trap 'rm -f "$e2e_log"' EXIT
+  (
+    export CARGO_TARGET_DIR="$root/target/e2e"
+    cargo build --quiet -p lab-judge -p lab-runner-core &&
+      cargo build --quiet -p lab-runner-core -p lab-scripts -p lab-deps
+  ) >"$e2e_log" 2>&1 &
+  e2e_build=$!
   set -x
   cargo fmt --all -- --check
   # The steps' folders are declared inside the judge's steps! registry macro,
@@ -92,6 +105,14 @@ if [ "$selftest" = yes ]; then
   cargo clippy --quiet --workspace --all-targets -- -D warnings
   # The advanced runner's glue, compiled against the reference answers.
   LAB_ADVANCED_REFERENCE=1 cargo clippy --quiet -p lab-runner-advanced --all-targets -- -D warnings
+  { set +x; } 2>/dev/null
+  if ! wait "$e2e_build"; then
+    cat "$e2e_log" >&2
+    exit 1
+  fi
+  rm -f "$e2e_log"
+  trap - EXIT
+  set -x
   cargo test --quiet --workspace
   { set +x; } 2>/dev/null
   build_judge

@@ -111,7 +111,8 @@ fn skeleton(step: &'static str, seed: u64) -> Suite {
 pub struct Prepared {
     pub suite: Arc<Suite>,
     pub seed: u64,
-    pub ids: Vec<String>,
+    /// Shared by every run of the suite: step 01 alone has 65 540.
+    pub ids: Arc<[String]>,
     pub cases: io::Result<session::CasesFile>,
 }
 
@@ -141,7 +142,7 @@ pub fn prepare(steps: &[&'static str], seed: u64) -> Vec<Prepared> {
             let suite = suites::build(step, seed);
             let count: usize = suite.clauses.iter().map(|c| c.checks.len()).sum();
             let mut g = Gen::fork(seed, &format!("ids-{step}"));
-            let ids: Vec<String> = (0..count).map(|_| g.id("c")).collect();
+            let ids: Arc<[String]> = (0..count).map(|_| g.id("c")).collect();
             let cases = session::write_cases(&suite, &ids);
             Prepared {
                 suite: Arc::new(suite),
