@@ -10,8 +10,10 @@ use std::path::Path;
 /// the original fresh in the copy too (a handout built in the kit's target
 /// folder compiles nothing again).
 pub fn copy_tree(from: &Path, to: &Path, skip: &dyn Fn(&Path) -> bool) -> io::Result<()> {
+    let mut folders = Vec::new();
     walk(from, skip, &mut |rel, folder| {
         if folder {
+            folders.push(rel.to_path_buf());
             return std::fs::create_dir_all(to.join(rel));
         }
         let (source, copy) = (from.join(rel), to.join(rel));
@@ -21,7 +23,14 @@ pub fn copy_tree(from: &Path, to: &Path, skip: &dyn Fn(&Path) -> bool) -> io::Re
             .write(true)
             .open(&copy)?
             .set_modified(modified)
-    })
+    })?;
+    // Folders too (lab.sh's freshness check looks at them), once nothing
+    // more is written into them.
+    for rel in folders.iter().rev() {
+        let modified = std::fs::metadata(from.join(rel))?.modified()?;
+        std::fs::File::open(to.join(rel))?.set_modified(modified)?;
+    }
+    Ok(())
 }
 
 /// Visits the tree at `root` in name order, each folder before what it
@@ -145,6 +154,7 @@ mod tests {
         copy_tree(&from, &again, &|_| false).unwrap();
         let modified = |p: &Path| std::fs::metadata(p).unwrap().modified().unwrap();
         assert_eq!(modified(&again.join("keep/deep/x")), old);
+        assert_eq!(modified(&again.join("keep")), modified(&from.join("keep")));
     }
 
     #[test]
