@@ -546,6 +546,32 @@ fn dependency_names(manifest: &str) -> Vec<String> {
 mod tests {
     use super::*;
 
+    #[test]
+    fn a_lock_file_is_taken_only_as_a_regular_file_of_its_own() {
+        let work = tempfile::tempdir().unwrap();
+        let dir = work.path();
+        // Two shared locks at once; then a third, exclusive, waits for
+        // neither once they are gone.
+        let a = lock_file(&dir.join("lock"), false).unwrap();
+        let b = lock_file(&dir.join("lock"), false).unwrap();
+        drop((a, b));
+        let c = lock_file(&dir.join("lock"), true).unwrap();
+        relock(&c, false).unwrap();
+        // A link planted where the lock belongs is not followed, and the
+        // file it points at is not made.
+        std::os::unix::fs::symlink(dir.join("elsewhere"), dir.join("linked")).unwrap();
+        assert!(lock_file(&dir.join("linked"), true).is_err());
+        assert!(!dir.join("elsewhere").exists());
+        // A FIFO neither blocks the open nor serves as a lock.
+        let fifo = std::ffi::CString::new(dir.join("fifo").to_str().unwrap()).unwrap();
+        // SAFETY: mkfifo with a valid NUL-terminated path.
+        assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o644) }, 0);
+        assert!(lock_file(&dir.join("fifo"), true).is_err());
+        // A folder neither.
+        std::fs::create_dir(dir.join("folder")).unwrap();
+        assert!(lock_file(&dir.join("folder"), true).is_err());
+    }
+
     /// The registry crates a manifest's `[dependencies]` names.
     fn registry_dependencies(manifest: &str) -> Vec<String> {
         dependency_names(manifest)

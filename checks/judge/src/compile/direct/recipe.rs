@@ -426,6 +426,64 @@ not json
     }
 
     #[test]
+    fn the_libraries_a_build_reads_are_linked_into_a_folder_of_their_own() {
+        let work = tempfile::tempdir().unwrap();
+        let target = work.path();
+        let deps = target.join("debug/deps");
+        std::fs::create_dir_all(&deps).unwrap();
+        for name in [
+            "libserde-1a.rlib",
+            "libserde_derive-2b.so",
+            "libsolutions-3c.rlib",
+        ] {
+            std::fs::write(deps.join(name), name).unwrap();
+        }
+        // The copy cargo puts beside deps/ for a package it was asked for,
+        // the same file as the hashed one.
+        std::fs::write(deps.join("liblab_api-4d.rlib"), "api").unwrap();
+        std::fs::hard_link(
+            deps.join("liblab_api-4d.rlib"),
+            target.join("debug/liblab_api.rlib"),
+        )
+        .unwrap();
+        // An older set, which goes.
+        std::fs::create_dir_all(target.join(LIBS).join("old")).unwrap();
+        std::fs::write(target.join(LIBS).join("old/libx.rlib"), "x").unwrap();
+        let named = [
+            deps.join("libserde-1a.rlib"),
+            deps.join("libserde_derive-2b.so"),
+            target.join("debug/liblab_api.rlib"),
+        ];
+        let set = link_libraries(target, "stamp", &named).unwrap();
+        assert_eq!(set.parent(), Some(target.join(LIBS).as_path()));
+        let mut held: Vec<String> = std::fs::read_dir(&set)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        held.sort();
+        // Only what cargo named, under deps/'s hashed names: never another
+        // crate of the target (the solutions).
+        assert_eq!(
+            held,
+            [
+                "liblab_api-4d.rlib",
+                "libserde-1a.rlib",
+                "libserde_derive-2b.so"
+            ]
+        );
+        assert_eq!(
+            std::fs::read_to_string(set.join("liblab_api-4d.rlib")).unwrap(),
+            "api"
+        );
+        let sets: Vec<_> = std::fs::read_dir(target.join(LIBS)).unwrap().collect();
+        assert_eq!(sets.len(), 1, "the older set is removed");
+        // Another stamp, another folder.
+        let other = link_libraries(target, "another stamp", &named).unwrap();
+        assert_ne!(other, set);
+        assert!(!set.exists() && other.is_dir());
+    }
+
+    #[test]
     fn a_recipe_holds_until_what_it_was_made_from_changes() {
         let work = tempfile::tempdir().unwrap();
         let dir = work.path();
