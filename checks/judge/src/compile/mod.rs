@@ -11,6 +11,8 @@
 mod direct;
 mod slot;
 
+use slot::remove;
+
 use crate::catalog::{t, tr};
 use crate::limits::{Confinement, Limits};
 use crate::spawn::{self, Exit};

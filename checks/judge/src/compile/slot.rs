@@ -103,7 +103,7 @@ fn prune(root: &Path, rel: &Path, keep: &dyn Fn(&Path, bool) -> bool) -> io::Res
 
 /// Removes `path`: a folder with everything in it, anything else (a
 /// symbolic link included, not what it points at) as itself.
-fn remove(path: &Path) -> io::Result<()> {
+pub(in crate::compile) fn remove(path: &Path) -> io::Result<()> {
     if std::fs::symlink_metadata(path)?.is_dir() {
         std::fs::remove_dir_all(path)
     } else {

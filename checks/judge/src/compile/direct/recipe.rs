@@ -307,15 +307,10 @@ fn link_libraries(target: &Path, stamp: &str, files: &[PathBuf]) -> io::Result<P
     }
     let libs = target.join(LIBS);
     let set = libs.join(digest(listed.as_bytes()));
-    if let Ok(entries) = std::fs::read_dir(&libs) {
-        for entry in entries.flatten() {
-            let path = entry.path();
-            if entry.file_type().is_ok_and(|t| t.is_dir()) {
-                std::fs::remove_dir_all(&path)?;
-            } else {
-                std::fs::remove_file(&path)?;
-            }
-        }
+    // The older sets go with their folder (a link there goes itself, never
+    // what it points at).
+    if std::fs::symlink_metadata(&libs).is_ok() {
+        crate::compile::remove(&libs)?;
     }
     std::fs::create_dir_all(&set)?;
     for file in names {
@@ -481,6 +476,24 @@ not json
         let other = link_libraries(target, "another stamp", &named).unwrap();
         assert_ne!(other, set);
         assert!(!set.exists() && other.is_dir());
+        // A link planted where the folder belongs goes itself: what it
+        // points at stays as it was.
+        let outside = work.path().join("outside");
+        std::fs::create_dir_all(&outside).unwrap();
+        std::fs::write(outside.join("keep.rlib"), "mine").unwrap();
+        std::fs::remove_dir_all(target.join(LIBS)).unwrap();
+        std::os::unix::fs::symlink(&outside, target.join(LIBS)).unwrap();
+        let linked = link_libraries(target, "stamp", &named).unwrap();
+        assert!(!std::fs::symlink_metadata(target.join(LIBS))
+            .unwrap()
+            .file_type()
+            .is_symlink());
+        assert!(linked.is_dir());
+        assert_eq!(
+            std::fs::read_to_string(outside.join("keep.rlib")).unwrap(),
+            "mine"
+        );
+        assert_eq!(std::fs::read_dir(&outside).unwrap().count(), 1);
     }
 
     #[test]
