@@ -22,21 +22,6 @@ pub struct BenchArgs {
 
 const LIMIT: Duration = Duration::from_secs(900);
 
-/// What a fresh clone would not have.
-fn not_in_a_clone(rel: &Path) -> bool {
-    // The figures are those of a learner on the core steps: a maintainer's
-    // own student/src/advanced.rs stays out of the copy.
-    [
-        ".git",
-        "target",
-        ".lab",
-        "grades",
-        "student/src/advanced.rs",
-    ]
-    .iter()
-    .any(|n| rel == Path::new(n))
-}
-
 /// Runs a command in `dir` with `target`, returning its wall time.
 fn timed(dir: &Path, target: &Path, program: &str, args: &[&str]) -> Result<f64, String> {
     let mut cmd = Command::new(program);
@@ -94,7 +79,8 @@ impl Kit {
     /// Copies the kit at `source` to `dir` as a fresh clone would hold it,
     /// with the reference answers as the learner's crate.
     fn copy(source: &Path, dir: &Path, target: PathBuf) -> Result<Kit, String> {
-        crate::files::copy_tree(source, dir, &not_in_a_clone).map_err(|e| e.to_string())?;
+        crate::files::copy_tree(source, dir, &crate::files::not_in_a_clone)
+            .map_err(|e| e.to_string())?;
         std::fs::copy(
             dir.join("solutions/src/lib.rs"),
             dir.join("student/src/lib.rs"),
@@ -352,7 +338,8 @@ fn measure(root: &Path, args: &BenchArgs) -> Result<Vec<Figure>, String> {
         let mut seconds = Vec::new();
         for (i, source) in sources.iter().enumerate() {
             let fresh = work.path().join(format!("fresh-{i}"));
-            crate::files::copy_tree(source, &fresh, &not_in_a_clone).map_err(|e| e.to_string())?;
+            crate::files::copy_tree(source, &fresh, &crate::files::not_in_a_clone)
+                .map_err(|e| e.to_string())?;
             // The learner's stubs, as in a fresh clone.
             std::fs::copy(
                 fresh.join("fixtures/pristine/lib.rs"),

@@ -18,43 +18,6 @@ use lab_judge::suites::{self, REGISTRY};
 mod common;
 use common::{kit_root, wait_within, Run};
 
-fn copy_tree(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let name = entry.file_name();
-        // What a fresh clone would not have (a maintainer's own try at the
-        // advanced track included).
-        let own_advanced = from.ends_with("student/src") && name == "advanced.rs";
-        if name == "target" || name == ".git" || name == ".lab" || own_advanced {
-            continue;
-        }
-        let (src, dst) = (entry.path(), to.join(&name));
-        if entry.file_type().unwrap().is_dir() {
-            copy_tree(&src, &dst);
-        } else {
-            std::fs::copy(&src, &dst).unwrap();
-            // The original's time: what the shared target folder was built
-            // from is fresh in this copy too.
-            let modified = entry.metadata().unwrap().modified().unwrap();
-            std::fs::File::options()
-                .write(true)
-                .open(&dst)
-                .unwrap()
-                .set_modified(modified)
-                .unwrap();
-        }
-    }
-    // The folder's too, once its entries are written: lab.sh's freshness
-    // check looks at folders, and a newer one would send every command of
-    // the copy through cargo.
-    let modified = std::fs::metadata(from).unwrap().modified().unwrap();
-    std::fs::File::open(to)
-        .unwrap()
-        .set_modified(modified)
-        .unwrap();
-}
-
 /// Most tests run beside one another (the judge locks the build folders
 /// they share: the kit's runners, each slot); a test that times what it
 /// runs, watches a terminal, rebuilds the judge or looks at the shared
@@ -83,7 +46,11 @@ fn kit_alone() -> (tempfile::TempDir, Turn) {
 
 fn copy_of_kit() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
-    copy_tree(&kit_root(), dir.path());
+    // As a fresh clone would be; every file and folder keeps its time, so
+    // the shared target folder's build is fresh in this copy too and
+    // lab.sh's own freshness check runs no cargo.
+    lab_judge::files::copy_tree(&kit_root(), dir.path(), &lab_judge::files::not_in_a_clone)
+        .unwrap();
     built_once();
     dir
 }

@@ -54,14 +54,7 @@ const QUICK: Duration = Duration::from_secs(60);
 fn a_new_step_builds_and_fails_on_the_reference_until_it_is_written() {
     let copy = tempfile::tempdir().unwrap();
     let root = kit_root();
-    // What a fresh clone would not have.
-    let skip = |rel: &Path| {
-        rel == Path::new("target")
-            || rel == Path::new(".git")
-            || rel == Path::new(".lab")
-            || rel == Path::new("student/src/advanced.rs")
-    };
-    lab_judge::files::copy_tree(&root, copy.path(), &skip).unwrap();
+    lab_judge::files::copy_tree(&root, copy.path(), &lab_judge::files::not_in_a_clone).unwrap();
     seed_target(&root);
     let kit = copy.path();
     let step = lab_judge::scaffold::next_step();
