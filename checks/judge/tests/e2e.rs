@@ -245,8 +245,14 @@ fn a_crate_that_does_not_compile_is_reported_as_such() {
     assert!(r.stdout.contains("does not compile"), "{}", r.stdout);
     assert!(r.stdout.contains("error"), "{}", r.stdout);
     // A changed signature names the learner's line and the contract's
-    // declaration, not the checker's code that calls it.
+    // declaration, not the checker's code that calls it; also right after
+    // a build that compiled, whose runner the next build links without
+    // rustc when it can.
     let stub = std::fs::read_to_string(kit.path().join("fixtures/pristine/lib.rs")).unwrap();
+    std::fs::write(&lib, &stub).unwrap();
+    let r = run(kit.path(), "checks/01-contract.sh", &[], BUILD);
+    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+    assert!(!r.stdout.contains("does not compile"), "{}", r.stdout);
     let changed = stub.replace(
         "pub fn retryable(status: u16)",
         "pub fn retryable(status: u32)",

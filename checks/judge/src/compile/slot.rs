@@ -169,26 +169,7 @@ fn clear_learner_outputs(target: &Path) -> io::Result<()> {
     if std::fs::symlink_metadata(&tmp).is_ok() {
         remove(&tmp)?;
     }
-    // Incremental caches stay: rustc names each session folder in them
-    // with 32 random bits and a timestamp, compile-time learner code can
-    // read only a path it writes out literally (nothing at build time lists
-    // a folder), and what rustc reuses from them is only ever what the new
-    // sources would compile to anyway. Kept, they halve a slot's rebuild.
-    let out = target.join(direct::OUT);
-    match std::fs::symlink_metadata(&out) {
-        Ok(meta) if meta.is_dir() => {
-            for entry in std::fs::read_dir(&out)? {
-                let entry = entry?;
-                let cache = entry.file_name() == direct::INCREMENTAL
-                    && entry.file_type().is_ok_and(|t| t.is_dir());
-                if !cache {
-                    remove(&entry.path())?;
-                }
-            }
-        }
-        Ok(_) => remove(&out)?,
-        Err(_) => {}
-    }
+    direct::clear(&target.join(direct::OUT))?;
     let debug = target.join("debug");
     for sub in ["", "deps", ".fingerprint", "build"] {
         let dir = debug.join(sub);
@@ -472,6 +453,10 @@ mod tests {
             "debug/build/lab-runner-advanced-9999aaaabbbbcccc/output",
             "lab-tmp/rustcAbCdEf/x.o",
             "lab-direct/lab-runner",
+            "lab-direct/core/lab-runner",
+            "lab-direct/core/lab-runner.built",
+            "lab-direct/core/lab-runner.lab_runner.abc12-cgu.0.rcgu.o",
+            "lab-direct/core/rustcAbCdEf/symbols.o",
             "lab-direct/lab-runner-advanced",
             "lab-direct/libstudent.rlib",
             "lab-direct/lock",
@@ -507,6 +492,12 @@ mod tests {
             "lab-direct/incremental/student-3k1x9z0q2w7e/",
             "lab-direct/incremental/student-3k1x9z0q2w7e/s-h1-abc-xyz/",
             "lab-direct/incremental/student-3k1x9z0q2w7e/s-h1-abc-xyz/query-cache.bin = x",
+            // The core runner's kept link holds none of the learner's code
+            // (see direct/relink.rs).
+            "lab-direct/core/",
+            "lab-direct/core/link/",
+            "lab-direct/core/link/link.json = x",
+            "lab-direct/core/link/main.rcgu.o = x",
         ];
         for path in gone {
             put(&target.join(path), "x");

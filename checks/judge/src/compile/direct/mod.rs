@@ -21,6 +21,7 @@ mod blame;
 mod files;
 mod note;
 mod recipe;
+mod relink;
 mod unit;
 
 use super::{jail_reading, BuildError, Runner};
@@ -39,6 +40,37 @@ pub const OUT: &str = "lab-direct";
 
 /// rustc's incremental caches, in [`OUT`].
 pub const INCREMENTAL: &str = "incremental";
+
+/// Clears the build folder `out` of a slot for its next subject: all the
+/// builds wrote but the incremental caches and the core runner's kept link
+/// (see relink.rs), which holds none of the learner's code.
+pub fn clear(out: &Path) -> std::io::Result<()> {
+    // Incremental caches stay: rustc names each session folder in them
+    // with 32 random bits and a timestamp, compile-time learner code can
+    // read only a path it writes out literally (nothing at build time lists
+    // a folder), and what rustc reuses from them is only ever what the new
+    // sources would compile to anyway. Kept, they halve a slot's rebuild.
+    let remove = super::remove;
+    match std::fs::symlink_metadata(out) {
+        Ok(meta) if meta.is_dir() => {
+            for entry in std::fs::read_dir(out)? {
+                let entry = entry?;
+                let folder = entry.file_type().is_ok_and(|t| t.is_dir());
+                if folder && entry.file_name() == INCREMENTAL {
+                    continue;
+                }
+                if folder && entry.file_name() == unit::CORE {
+                    relink::clear(&entry.path())?;
+                    continue;
+                }
+                remove(&entry.path())?;
+            }
+        }
+        Ok(_) => remove(out)?,
+        Err(_) => {}
+    }
+    Ok(())
+}
 
 /// Most bytes of rustc's stderr read: its JSON lines, each diagnostic with
 /// its rendered text, its explanation and its places, several times the
@@ -62,9 +94,22 @@ fn compile(
     if std::fs::symlink_metadata(&note).is_ok() {
         std::fs::remove_file(&note)?;
     }
+    let args = unit.args(recipe, &out, super::is_kit(dir))?;
+    let (output, _) = unit.outputs(&out);
+    let relink_key = relink::key(recipe, &args);
+    if unit == Unit::CoreMain {
+        if let Some(folder) = output.parent() {
+            std::fs::create_dir_all(folder)?;
+        }
+        if relink::relink(&relink_key, recipe, dir, target, &out, limits)? {
+            if let Some(made) = made_from(unit, recipe, dir, &out) {
+                crate::files::write_atomically(&note, made.as_bytes())?;
+            }
+            return Ok(Ok(()));
+        }
+    }
     let mut cmd = Command::new(&recipe.rustc);
-    cmd.current_dir(dir)
-        .args(unit.args(recipe, &out, super::is_kit(dir))?);
+    cmd.current_dir(dir).args(&args);
     // A slot's build reads the kit's libraries, in the kit's target folder.
     let mut jail = jail_reading(dir, target, &[&recipe.deps], limits.confinement)?;
     if unit == Unit::Student {
@@ -81,6 +126,14 @@ fn compile(
     let (exit, captured) = spawn::run_tool(&mut cmd, limits.build, Some(jail))?;
     crate::timing::phase(&format!("rustc {unit:?}"), started);
     let said = blame::read(&spawn::excerpt(&captured.stderr, STDERR_CAP), unit);
+    if unit == Unit::CoreMain {
+        if exit == Exit::Success {
+            let printed = spawn::excerpt(&captured.stdout, STDERR_CAP);
+            relink::keep(relink_key, &printed, dir, &out);
+        } else {
+            relink::tidy(&output);
+        }
+    }
     match exit {
         Exit::Success => {
             if let Some(made) = made_from(unit, recipe, dir, &out) {

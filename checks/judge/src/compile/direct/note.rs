@@ -36,7 +36,7 @@ pub(super) fn made_from(unit: Unit, recipe: &Recipe, dir: &Path, out: &Path) -> 
 
 /// The sources a rustc dependency file lists for its first target (paths
 /// as rustc wrote them; a space in a path is written `\ `).
-fn sources_read(depinfo: &str) -> Vec<PathBuf> {
+pub(super) fn sources_read(depinfo: &str) -> Vec<PathBuf> {
     let Some(first) = depinfo.lines().find(|l| !l.is_empty()) else {
         return Vec::new();
     };
@@ -130,8 +130,9 @@ mod tests {
             out.join("libstudent.rlib").display()
         );
         put(&out.join("student.d"), &depinfo);
-        put(&out.join("lab-runner"), "linked");
-        put(&out.join("lab-runner.d"), "x: checks/runner/src/main.rs\n");
+        let (runner, runner_d) = Unit::CoreMain.outputs(&out);
+        put(&runner, "linked");
+        put(&runner_d, "x: checks/runner/src/main.rs\n");
         put(&dir.join("checks/runner/src/main.rs"), "fn main() {}");
         let note = |unit: Unit| {
             let made = made_from(unit, &recipe, &dir, &out).unwrap();
@@ -166,9 +167,9 @@ mod tests {
         assert!(!fresh(Unit::CoreMain, &recipe));
         // An output changed or gone.
         note(Unit::CoreMain);
-        put(&out.join("lab-runner"), "replaced");
+        put(&runner, "replaced");
         assert!(!fresh(Unit::CoreMain, &recipe));
-        std::fs::remove_file(out.join("lab-runner")).unwrap();
+        std::fs::remove_file(&runner).unwrap();
         assert!(!fresh(Unit::CoreMain, &recipe));
         // A note that is a link is no note; a source that became a FIFO is
         // not read (that would wait for a writer): the unit is built again.

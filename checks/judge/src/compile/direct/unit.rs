@@ -25,6 +25,9 @@ const ADVANCED_LINKS: [&str; 6] = [
     "serde_json",
 ];
 
+/// The core runner's folder in a build folder.
+pub(super) const CORE: &str = "core";
+
 /// One of the compiler runs a build makes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Unit {
@@ -145,6 +148,12 @@ impl Unit {
         if self.incremental(in_kit) {
             args.extend(["-C".into(), format!("incremental={out_s}/{INCREMENTAL}")]);
         }
+        if self == Unit::CoreMain {
+            // Its objects and linker command, kept for the next build to
+            // link without rustc (see relink.rs).
+            args.extend(["-C".into(), "save-temps".into()]);
+            args.extend(["--print".into(), "link-args".into()]);
+        }
         if self != Unit::Student {
             args.extend(["-C".into(), "strip=debuginfo".into()]);
             let (binary, _) = self.outputs(out);
@@ -158,7 +167,11 @@ impl Unit {
     pub(super) fn outputs(self, out: &Path) -> (PathBuf, PathBuf) {
         match self {
             Unit::Student => (out.join("libstudent.rlib"), out.join("student.d")),
-            Unit::CoreMain => (out.join("lab-runner"), out.join("lab-runner.d")),
+            // A folder of its own: rustc leaves its objects beside it.
+            Unit::CoreMain => (
+                out.join(CORE).join("lab-runner"),
+                out.join(CORE).join("lab-runner.d"),
+            ),
             Unit::Advanced => (
                 out.join("lab-runner-advanced"),
                 out.join("lab-runner-advanced.d"),
@@ -247,7 +260,10 @@ mod tests {
         assert!(student.contains("--out-dir /t/lab-direct") && !student.contains("strip"));
         let main = args(Unit::CoreMain, false);
         assert!(main.contains("--extern student=/t/lab-direct/libstudent.rlib"));
-        assert!(main.contains("-o /t/lab-direct/lab-runner") && main.contains("strip=debuginfo"));
+        assert!(
+            main.contains("-o /t/lab-direct/core/lab-runner") && main.contains("strip=debuginfo")
+        );
+        assert!(main.contains("-C save-temps --print link-args"), "{main}");
         let advanced = args(Unit::Advanced, true);
         assert!(advanced.contains("--cfg lab_advanced") && !advanced.contains("student="));
         for unit in [Unit::Student, Unit::CoreMain, Unit::Advanced] {
