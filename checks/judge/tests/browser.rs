@@ -78,6 +78,7 @@ fn out_dir(name: &str) -> PathBuf {
 /// Runs lab.sh in the kit with `args`, in `lang`; its builds in target/e2e,
 /// which the end-to-end tests share.
 fn lab(args: &[&str], lang: &str, limit: Duration) -> Run {
+    common::seed_e2e();
     let mut all = vec!["lab.sh"];
     all.extend_from_slice(args);
     run_program(

@@ -69,6 +69,7 @@ fn copy_of_kit() -> tempfile::TempDir {
 fn built_once() {
     static BUILT: std::sync::Once = std::sync::Once::new();
     BUILT.call_once(|| {
+        common::seed_e2e();
         let r = run(&kit_root(), "lab.sh", &["--help"], BUILD);
         assert_eq!(r.code, 0, "lab.sh --help: {}{}", r.stdout, r.stderr);
     });

@@ -4,7 +4,7 @@
 //! step fails on the reference, named, as "not started". The copy builds in
 //! its own target folder, `target/scaffold`, so the judge it builds never
 //! stands in for the kit's own in `target/` or `target/e2e`; that folder
-//! starts as a copy of `target/e2e`'s cargo state when it has none. Every
+//! starts from `target/e2e`'s cargo state when it has none. Every
 //! command runs under an outer time limit.
 
 mod common;
@@ -22,31 +22,6 @@ fn ok(what: &str, r: &Run) {
     assert_eq!(r.code, 0, "{what}:\n{}\n{}", r.stdout, r.stderr);
 }
 
-/// Starts `target/scaffold`, when it holds no build yet, as a copy of the
-/// end-to-end tests' `target/e2e/debug` (the same registry crates, built
-/// the same way), so that cargo builds again only what the new step
-/// changes. A copy, never links: cargo rewrites some of its files in place.
-fn seed_target(root: &Path) {
-    let (from, to) = (
-        root.join("target/e2e/debug"),
-        root.join("target/scaffold/debug"),
-    );
-    if from.is_dir() && !to.exists() {
-        let partial = root.join("target/scaffold/debug.partial");
-        let _ = std::fs::remove_dir_all(&partial);
-        // Not the judge's slots or runners: only what cargo keeps.
-        let skip = |rel: &Path| {
-            rel.components().count() == 1
-                && !["deps", "build", ".fingerprint"]
-                    .iter()
-                    .any(|k| rel == Path::new(k))
-        };
-        if lab_judge::files::copy_tree(&from, &partial, &skip).is_ok() {
-            let _ = std::fs::rename(&partial, &to);
-        }
-    }
-}
-
 const BUILD: Duration = Duration::from_secs(900);
 const QUICK: Duration = Duration::from_secs(60);
 
@@ -55,7 +30,10 @@ fn a_new_step_builds_and_fails_on_the_reference_until_it_is_written() {
     let copy = tempfile::tempdir().unwrap();
     let root = kit_root();
     lab_judge::files::copy_tree(&root, copy.path(), &lab_judge::files::not_in_a_clone).unwrap();
-    seed_target(&root);
+    // Starts from the end-to-end tests' build (the same registry crates,
+    // built the same way): cargo builds again only what the new step
+    // changes.
+    common::seed_target(&root.join("target/e2e/debug"), "scaffold");
     let kit = copy.path();
     let step = lab_judge::scaffold::next_step();
     let judge = env!("CARGO_BIN_EXE_lab-judge");

@@ -4,6 +4,8 @@
 //! and status, hint and show. Reviewed by hand; refresh with
 //! UPDATE_SNAPSHOTS=1 and read the diff before committing.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 
 /// The kit's one snapshot comparison, shared with the report tests.
@@ -44,6 +46,7 @@ fn root() -> PathBuf {
 }
 
 fn lab(args: &[&str], lang: &str, state_root: &Path) -> String {
+    common::seed_e2e();
     let out = Command::new("bash")
         .arg(root().join("lab.sh"))
         .args(["--lang", lang])

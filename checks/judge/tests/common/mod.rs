@@ -76,3 +76,78 @@ pub fn run_program(
         stderr: std::fs::read_to_string(&e).unwrap(),
     }
 }
+
+/// The cargo build folder (`…/debug`) this test program was built in: the
+/// kit's own, where `lab.sh selftest` built the judge before the tests.
+pub fn own_build() -> Option<PathBuf> {
+    let exe = std::env::current_exe().ok()?;
+    Some(exe.parent()?.parent()?.to_path_buf())
+}
+
+/// Starts the kit's `target/<name>/debug`, when it holds no build yet, from
+/// the cargo state of the build folder `from` (its `deps`, `build` and
+/// `.fingerprint`; not the judge's slots or runners), so that cargo builds
+/// there only what differs. The same sources built the same way are fresh
+/// at once: the kit's crates are named by paths within the kit, the
+/// registry's by their versions. Libraries, binaries and metadata are hard
+/// links (rustc and the linker replace such a file through a new one, never
+/// in place); fingerprints, dependency files and build-script outputs, which
+/// cargo rewrites in place, are copies. Times are kept. Once per program;
+/// made under another name and renamed into place, so that a test program
+/// stopped halfway leaves nothing taken for a build.
+pub fn seed_target(from: &Path, name: &str) {
+    static SEEDED: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
+    let mut seeded = SEEDED.lock().unwrap_or_else(|e| e.into_inner());
+    if seeded.iter().any(|n| n == name) {
+        return;
+    }
+    seeded.push(name.to_string());
+    let to = kit_root().join("target").join(name).join("debug");
+    if !from.join("deps").is_dir() || to.exists() {
+        return;
+    }
+    let partial = to.with_file_name(format!("debug.partial-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&partial);
+    let made = ["deps", "build", ".fingerprint"]
+        .iter()
+        .all(|sub| seed_folder(&from.join(sub), &partial.join(sub)).is_ok());
+    if !made || std::fs::rename(&partial, &to).is_err() {
+        let _ = std::fs::remove_dir_all(&partial);
+    }
+}
+
+/// `from` into `to` as [`seed_target`] says: binaries linked, the rest
+/// copied, times kept; links and other special files left out.
+fn seed_folder(from: &Path, to: &Path) -> std::io::Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::create_dir_all(to)?;
+    for entry in std::fs::read_dir(from)? {
+        let entry = entry?;
+        let (path, into) = (entry.path(), to.join(entry.file_name()));
+        let kind = entry.file_type()?;
+        if kind.is_dir() {
+            seed_folder(&path, &into)?;
+        } else if kind.is_file() {
+            let meta = entry.metadata()?;
+            let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
+            let binary = ["rlib", "rmeta", "so"].contains(&ext)
+                || (ext.is_empty() && meta.permissions().mode() & 0o111 != 0);
+            if !(binary && std::fs::hard_link(&path, &into).is_ok()) {
+                std::fs::copy(&path, &into)?;
+                std::fs::File::options()
+                    .write(true)
+                    .open(&into)?
+                    .set_modified(meta.modified()?)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// [`seed_target`] for `target/e2e`, which the end-to-end, browser and
+/// snapshot tests share, from the kit's own build.
+pub fn seed_e2e() {
+    if let Some(own) = own_build() {
+        seed_target(&own, "e2e");
+    }
+}
