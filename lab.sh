@@ -96,18 +96,29 @@ if [ "$selftest" = yes ]; then
   { set +x; } 2>/dev/null
   build_judge
   # The checker's own proof (every mutant, alternative and the sample class,
-  # in target/) runs beside the tests (which build in target/e2e and other
-  # folders of their own): both spend much of their time waiting on time
-  # limits, servers and the browser. Its report is printed after theirs.
+  # in target/), then the bench's quick run (which proves the benchmark
+  # still works; its figures are not asserted here), run beside the tests
+  # (which build in target/e2e and other folders of their own): all of them
+  # spend much of their time waiting on time limits, servers and the
+  # browser. Their report is printed after the tests'; the first of them
+  # to fail gives the selftest its status.
   proof=$(mktemp)
-  "$CARGO_TARGET_DIR/debug/lab-judge" selftest "$@" >"$proof" 2>&1 &
+  judge="$CARGO_TARGET_DIR/debug/lab-judge"
+  (
+    # Stopped, it stops the one of them running.
+    trap 'kill "$child" 2>/dev/null; exit 143' TERM
+    "$judge" selftest "$@" &
+    child=$!
+    wait "$child" || exit $?
+    "$judge" bench --quick --target-dir "$CARGO_TARGET_DIR/e2e" &
+    child=$!
+    wait "$child"
+  ) >"$proof" 2>&1 &
   proof_pid=$!
   trap 'kill "$proof_pid" 2>/dev/null; rm -f "$proof"' EXIT
   set -x
   cargo test --quiet --workspace
   { set +x; } 2>/dev/null
-  # Proves the benchmark still works; its figures are not asserted here.
-  "$CARGO_TARGET_DIR/debug/lab-judge" bench --quick --target-dir "$CARGO_TARGET_DIR/e2e"
   status=0
   wait "$proof_pid" || status=$?
   trap - EXIT
