@@ -20,8 +20,9 @@ use common::{kit_root, wait_within, Run};
 
 /// Most tests run beside one another (the judge locks the build folders
 /// they share: the kit's runners, each slot); a test that times what it
-/// runs, watches a terminal, rebuilds the judge or looks at the shared
-/// folders as a whole runs alone.
+/// runs or watches a terminal runs alone. A test that rebuilds the judge
+/// or looks at its target folder as a whole has a target folder of its own
+/// ([`run_in_own_target`]) and runs beside the others.
 static TOGETHER: std::sync::RwLock<()> = std::sync::RwLock::new(());
 
 /// Keeps a test beside others, or alone, while it lives.
@@ -85,6 +86,19 @@ fn run_env(dir: &Path, script: &str, args: &[&str], limit: Duration, env: &[(&st
     let mut all = vec![script];
     all.extend_from_slice(args);
     common::run_program(dir, "bash", &all, "e2e", env, limit)
+}
+
+/// `run` with the kit's builds in `target/<own>` instead of `target/e2e`:
+/// a folder of one test's own, started from the kit's build (see
+/// `common::seed_target`), for a test that rebuilds the judge or looks at
+/// its target folder as a whole, so that it can run beside the others.
+fn run_in_own_target(dir: &Path, script: &str, args: &[&str], limit: Duration, own: &str) -> Run {
+    if let Some(build) = common::own_build() {
+        common::seed_target(&build, own);
+    }
+    let mut all = vec![script];
+    all.extend_from_slice(args);
+    common::run_program(dir, "bash", &all, own, &[], limit)
 }
 
 const BUILD: Duration = Duration::from_secs(600);
@@ -916,7 +930,13 @@ fn a_class_with_odd_names_and_no_lib_rs_grades_in_shards_and_merges() {
 
 #[test]
 fn a_handout_builds_and_its_checks_fail_on_the_stubs() {
-    let (kit, _serial) = kit_alone();
+    let (kit, _serial) = kit();
+    // The handout's manifest differs from the kit's, so cargo builds its
+    // judge again: in a target folder of this test's own, not under the
+    // other tests' feet.
+    let run = |dir: &Path, script: &str, args: &[&str], limit: Duration| {
+        run_in_own_target(dir, script, args, limit, "handout")
+    };
     let out = tempfile::tempdir().unwrap();
     let handout = out.path().join("handout");
     let r = run(
@@ -962,7 +982,9 @@ fn a_handout_builds_and_its_checks_fail_on_the_stubs() {
             vec![zh, ("LAB_LANG", "zh")],
         ),
     ] {
-        let r = run_env(&handout, "lab.sh", words, QUICK, &env);
+        let mut all = vec!["lab.sh"];
+        all.extend_from_slice(words);
+        let r = common::run_program(&handout, "bash", &all, "handout", &env, QUICK);
         assert_eq!(r.code, 2, "{words:?}: {}{}", r.stdout, r.stderr);
         assert!(
             r.stderr.contains("needs its solutions/"),
@@ -1419,7 +1441,12 @@ fn result_without_timing(out: &Path, name: &str) -> serde_json::Value {
 /// kit, its judge binary and the slots' folders are untouched.
 #[test]
 fn a_hostile_class_changes_nothing_but_its_own_grades() {
-    let (kit, _serial) = kit_alone();
+    // Beside the other tests: its builds, slots and judge are in a target
+    // folder of its own, which it looks at as a whole.
+    let (kit, _serial) = kit();
+    let run = |dir: &Path, script: &str, args: &[&str], limit: Duration| {
+        run_in_own_target(dir, script, args, limit, "hostile")
+    };
     let work = tempfile::tempdir().unwrap();
     let class = work.path().join("class");
     let hostile = kit_root().join("fixtures/hostile");
@@ -1451,7 +1478,7 @@ fn a_hostile_class_changes_nothing_but_its_own_grades() {
         );
         std::fs::write(dir.join("lib.rs"), text).unwrap();
     }
-    let target = kit_root().join("target/e2e");
+    let target = kit_root().join("target/hostile");
     let judge = target.join("debug/lab-judge");
     let slots = target.join("lab-slots-2");
     let victims = ["honest-perfect", "honest-stub"];
