@@ -23,19 +23,27 @@ use crate::compile::{jail_reading, BuildError};
 use crate::limits::Limits;
 use crate::spawn::{self, Exit};
 use serde::{Deserialize, Serialize};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// The folder, beside the core runner, that keeps its link.
+/// The folder, beside the core runner, that keeps its links: one folder
+/// each, named by the learner's symbols it needs.
 const KEPT: &str = "link";
 
-/// The file there that says how to link.
+/// The file in a kept link's folder that says how to link.
 const SAVED: &str = "link.json";
+
+/// Most links kept. rustc's symbol names also hash the numbering of
+/// anonymous lifetimes, which a closure taking a reference in the body of
+/// a function shifts: submissions of one class need a few different sets
+/// of names. The oldest link goes first.
+const MOST_KEPT: usize = 6;
 
 /// Words whose attribute acts at link time: a learner's source naming one
 /// (outside a comment) is always built by rustc.
-const LINK_LEVEL: [&str; 10] = [
+const LINK_LEVEL: [&str; 11] = [
     "global_allocator",
+    "panic_handler",
     "no_mangle",
     "export_name",
     "link_section",
@@ -47,10 +55,12 @@ const LINK_LEVEL: [&str; 10] = [
     "naked",
 ];
 
-/// A kept link: for which recipe and arguments, and the command.
+/// A kept link: for which recipe and arguments, the learner's symbols it
+/// needs, and the command.
 #[derive(Debug, Serialize, Deserialize, PartialEq)]
 struct Saved {
     key: String,
+    needs: Vec<String>,
     env: Vec<(String, String)>,
     program: String,
     args: Vec<String>,
@@ -62,10 +72,11 @@ pub(super) fn key(recipe: &Recipe, args: &[String]) -> String {
     digest(format!("{recipe}\n{}", args.join("\n")).as_bytes())
 }
 
-/// Links the core runner in the build folder `out` with the link kept
-/// beside it, if there is one for `key` and the learner's sources (in
-/// `dir`) allow it. `Ok(false)`: not linked, to be built by rustc (a
-/// failed link included).
+/// Links the core runner in the build folder `out` with a link kept
+/// beside it, if one for `key` needs only symbols the new
+/// `libstudent.rlib` defines, and the learner's sources (in `dir`) allow
+/// it. `Ok(false)`: not linked, to be built by rustc (a failed link
+/// included).
 pub(super) fn relink(
     key: &str,
     recipe: &Recipe,
@@ -78,9 +89,16 @@ pub(super) fn relink(
     let Some(folder) = binary.parent() else {
         return Ok(false);
     };
-    let Some(saved) = own_file(&folder.join(KEPT).join(SAVED))
-        .and_then(|text| serde_json::from_str::<Saved>(&text).ok())
-        .filter(|s| s.key == key)
+    let Some(defined) = std::fs::read(Unit::Student.outputs(out).0)
+        .ok()
+        .and_then(|rlib| archive_symbols(&rlib))
+    else {
+        return Ok(false);
+    };
+    let Some(saved) = kept_links(&folder.join(KEPT))
+        .into_iter()
+        .map(|(_, saved)| saved)
+        .find(|s| s.key == key && s.needs.iter().all(|n| defined.contains(n)))
     else {
         return Ok(false);
     };
@@ -99,9 +117,29 @@ pub(super) fn relink(
     Ok(exit == Exit::Success && binary.is_file())
 }
 
+/// The links kept in `kept`, each with its folder, newest first.
+fn kept_links(kept: &Path) -> Vec<(PathBuf, Saved)> {
+    let Ok(entries) = std::fs::read_dir(kept) else {
+        return Vec::new();
+    };
+    let mut links: Vec<(std::time::SystemTime, PathBuf, Saved)> = entries
+        .flatten()
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
+        .filter(|e| !e.file_name().to_string_lossy().ends_with(".partial"))
+        .filter_map(|e| {
+            let saved = own_file(&e.path().join(SAVED))
+                .and_then(|text| serde_json::from_str::<Saved>(&text).ok())?;
+            let when = e.metadata().ok()?.modified().ok()?;
+            Some((when, e.path(), saved))
+        })
+        .collect();
+    links.sort_by_key(|l| std::cmp::Reverse(l.0));
+    links.into_iter().map(|(_, p, s)| (p, s)).collect()
+}
+
 /// Whether every source of the learner's crate (listed in `student_d`,
-/// rustc's dependency file, relative to `dir`) can be read and names no attribute that acts at
-/// link time.
+/// rustc's dependency file, relative to `dir`) can be read and names no
+/// attribute that acts at link time.
 fn plain_sources(dir: &Path, student_d: &Path) -> bool {
     let Some(sources) = own_file(student_d).map(|d| super::note::sources_read(&d)) else {
         return false;
@@ -117,7 +155,7 @@ fn plain_sources(dir: &Path, student_d: &Path) -> bool {
 }
 
 /// Empties a core runner's folder `folder` for a slot's next subject, but
-/// for its kept link.
+/// for its kept links.
 pub(super) fn clear(folder: &Path) -> std::io::Result<()> {
     for entry in std::fs::read_dir(folder)? {
         let entry = entry?;
@@ -131,36 +169,26 @@ pub(super) fn clear(folder: &Path) -> std::io::Result<()> {
 
 /// After rustc built the core runner in the build folder `out` with its
 /// objects kept (`-C save-temps`) and printed its linker command
-/// (`printed`): keeps the
-/// objects and the command in the runner's folder for [`relink`], when the
-/// objects define none of the learner's code, and removes what else rustc
-/// left there. Nothing is kept when anything is not as expected, or when
-/// the learner's sources (in `dir`) name an
+/// (`printed`): keeps the objects and the command beside the runner for
+/// [`relink`], when the objects define none of the learner's code, in a
+/// folder named by the learner's symbols they need (replacing the link
+/// kept for the same symbols, and the oldest beyond [`MOST_KEPT`]), and
+/// removes what else rustc left there. Nothing is kept when anything is
+/// not as expected, or when the learner's sources (in `dir`) name an
 /// attribute that acts at link time.
 pub(super) fn keep(key: String, printed: &str, dir: &Path, out: &Path) {
     let (binary, student_d) = (Unit::CoreMain.outputs(out).0, Unit::Student.outputs(out).1);
     let binary = binary.as_path();
-    let Some(folder) = binary.parent() else {
-        return;
-    };
-    let partial = folder.join(format!("{KEPT}.partial"));
-    let kept = folder.join(KEPT);
-    let _ = remove(&partial);
-    let plain = plain_sources(dir, &student_d);
-    if plain && save(key, printed, binary, folder, &partial).is_some() {
-        let _ = remove(&kept);
-        if std::fs::rename(&partial, &kept).is_err() {
-            let _ = remove(&partial);
+    if let Some(folder) = binary.parent() {
+        if plain_sources(dir, &student_d) {
+            let _ = save(key, printed, binary, folder);
         }
-    } else {
-        let _ = remove(&partial);
-        let _ = remove(&kept);
     }
     tidy(binary);
 }
 
 /// Removes what rustc left beside `binary` besides the binary, its
-/// dependency file, its note and the kept link.
+/// dependency file, its note and the kept links.
 pub(super) fn tidy(binary: &Path) {
     let (Some(folder), Some(name)) = (binary.parent(), binary.file_name()) else {
         return;
@@ -188,10 +216,10 @@ fn remove(path: &Path) -> std::io::Result<()> {
     crate::compile::remove(path)
 }
 
-/// The link kept in `partial`: every file the command names in `folder`
-/// (rustc's objects of the main, its temporary folder) copied there, and
-/// the command naming the copies.
-fn save(key: String, printed: &str, binary: &Path, folder: &Path, partial: &Path) -> Option<()> {
+/// Keeps the link rustc printed: every file the command names in `folder`
+/// (rustc's objects of the main, its temporary folder) copied into a
+/// folder of [`KEPT`], and the command naming the copies.
+fn save(key: String, printed: &str, binary: &Path, folder: &Path) -> Option<()> {
     let Printed { env, mut words } = parse_printed(printed)?;
     if words.is_empty() {
         return None;
@@ -207,45 +235,92 @@ fn save(key: String, printed: &str, binary: &Path, folder: &Path, partial: &Path
             .to_string_lossy()
             .into_owned()
     };
-    std::fs::create_dir_all(partial).ok()?;
-    let kept = folder.join(KEPT);
-    let mut args = Vec::new();
-    for word in words {
-        let path = Path::new(&word);
-        let inside = path.strip_prefix(folder).ok().filter(|_| path != binary);
-        let Some(rel) = inside else {
-            args.push(word);
+    // The files to keep, read first: what they need of the learner's code
+    // names the folder they go to.
+    let mut files = Vec::new();
+    let mut needs = Vec::new();
+    for word in &words {
+        let path = Path::new(word);
+        let Some(rel) = path.strip_prefix(folder).ok().filter(|_| path != binary) else {
             continue;
         };
-        let copy = partial.join(rel);
-        std::fs::create_dir_all(copy.parent()?).ok()?;
         // A folder rustc names but did not make (one for libraries it
         // would write) stays unmade.
         let Ok(meta) = std::fs::symlink_metadata(path) else {
-            args.push(kept.join(rel).to_string_lossy().into_owned());
             continue;
         };
         if meta.is_dir() {
-            std::fs::create_dir_all(&copy).ok()?;
+            files.push((rel.to_path_buf(), None));
         } else if meta.is_file() {
             let bytes = std::fs::read(path).ok()?;
-            if defines_learners_code(&bytes)? {
+            let symbols = learners_symbols(&bytes)?;
+            if symbols.defines {
                 return None;
             }
-            std::fs::write(&copy, bytes).ok()?;
+            needs.extend(symbols.needs);
+            files.push((rel.to_path_buf(), Some(bytes)));
         } else {
             return None;
         }
-        args.push(kept.join(rel).to_string_lossy().into_owned());
     }
-    let saved = Saved {
-        key,
-        env,
-        program,
-        args,
-    };
-    let text = serde_json::to_string(&saved).ok()?;
-    std::fs::write(partial.join(SAVED), text).ok()
+    needs.sort();
+    needs.dedup();
+    let links = folder.join(KEPT);
+    let name = digest(needs.join("\n").as_bytes());
+    let (kept, partial) = (links.join(&name), links.join(format!("{name}.partial")));
+    let _ = remove(&partial);
+    std::fs::create_dir_all(&partial).ok()?;
+    let made = (|| {
+        for (rel, bytes) in &files {
+            let copy = partial.join(rel);
+            match bytes {
+                None => std::fs::create_dir_all(&copy).ok()?,
+                Some(bytes) => {
+                    std::fs::create_dir_all(copy.parent()?).ok()?;
+                    std::fs::write(&copy, bytes).ok()?;
+                }
+            }
+        }
+        let args = words
+            .into_iter()
+            .map(|word| {
+                let path = Path::new(&word);
+                match path.strip_prefix(folder) {
+                    Ok(rel) if path != binary => kept.join(rel).to_string_lossy().into_owned(),
+                    _ => word,
+                }
+            })
+            .collect();
+        let saved = Saved {
+            key,
+            needs,
+            env,
+            program,
+            args,
+        };
+        let text = serde_json::to_string(&saved).ok()?;
+        std::fs::write(partial.join(SAVED), text).ok()?;
+        if std::fs::symlink_metadata(&kept).is_ok() {
+            remove(&kept).ok()?;
+        }
+        std::fs::rename(&partial, &kept).ok()
+    })();
+    if made.is_none() {
+        let _ = remove(&partial);
+        return None;
+    }
+    // The oldest beyond MOST_KEPT go, and anything else there.
+    let fresh: Vec<PathBuf> = kept_links(&links)
+        .into_iter()
+        .take(MOST_KEPT)
+        .map(|(dir, _)| dir)
+        .collect();
+    for entry in std::fs::read_dir(&links).ok()?.flatten() {
+        if !fresh.contains(&entry.path()) {
+            let _ = remove(&entry.path());
+        }
+    }
+    Some(())
 }
 
 /// A linker command as rustc prints it.
@@ -384,10 +459,19 @@ fn names_link_level(source: &str) -> bool {
     found
 }
 
-/// Whether the ELF object `bytes` defines a symbol of the learner's crate
-/// (its name holds `student`); `None` when it is not a 64-bit
-/// little-endian ELF file that can be read.
-fn defines_learners_code(bytes: &[u8]) -> Option<bool> {
+/// What an object file of the main has to do with the learner's crate: its
+/// symbols whose names hold `student`.
+#[derive(Debug, PartialEq)]
+struct LearnersSymbols {
+    /// Whether it defines one: a copy of the learner's code.
+    defines: bool,
+    /// Those it needs from the learner's crate.
+    needs: Vec<String>,
+}
+
+/// [`LearnersSymbols`] of the ELF object `bytes`; `None` when it is not a
+/// 64-bit little-endian ELF file that can be read.
+fn learners_symbols(bytes: &[u8]) -> Option<LearnersSymbols> {
     let u16_at = |at: usize| Some(u16::from_le_bytes(bytes.get(at..at + 2)?.try_into().ok()?));
     let u32_at = |at: usize| Some(u32::from_le_bytes(bytes.get(at..at + 4)?.try_into().ok()?));
     let u64_at =
@@ -397,6 +481,10 @@ fn defines_learners_code(bytes: &[u8]) -> Option<bool> {
     }
     let (shoff, shentsize, shnum) = (u64_at(0x28)?, u16_at(0x3a)? as usize, u16_at(0x3c)?);
     let section = |i: usize| shoff.checked_add(i.checked_mul(shentsize)?);
+    let mut found = LearnersSymbols {
+        defines: false,
+        needs: Vec::new(),
+    };
     for i in 0..shnum as usize {
         let at = section(i)?;
         // SHT_SYMTAB
@@ -415,12 +503,50 @@ fn defines_learners_code(bytes: &[u8]) -> Option<bool> {
             let shndx = u16::from_le_bytes(sym[6..8].try_into().ok()?);
             let name = names.get(name_at..)?;
             let name = &name[..name.iter().position(|&b| b == 0)?];
-            if shndx != 0 && name.windows(7).any(|w| w == b"student") {
-                return Some(true);
+            if !name.windows(7).any(|w| w == b"student") {
+                continue;
+            }
+            if shndx != 0 {
+                found.defines = true;
+            } else {
+                found.needs.push(String::from_utf8(name.to_vec()).ok()?);
             }
         }
     }
-    Some(false)
+    Some(found)
+}
+
+/// The symbols an archive (an rlib) defines, from its symbol table (its
+/// first member, `/` or `/SYM64/`, as GNU ar and rustc write it); `None`
+/// when it has none that can be read.
+fn archive_symbols(bytes: &[u8]) -> Option<std::collections::HashSet<String>> {
+    if bytes.get(..8)? != b"!<arch>\n" {
+        return None;
+    }
+    let header = bytes.get(8..68)?;
+    let name = std::str::from_utf8(&header[..16]).ok()?.trim_end();
+    let width = match name {
+        "/" => 4,
+        "/SYM64/" => 8,
+        _ => return None,
+    };
+    let size: usize = std::str::from_utf8(&header[48..58])
+        .ok()?
+        .trim()
+        .parse()
+        .ok()?;
+    let table = bytes.get(68..68usize.checked_add(size)?)?;
+    let count = table.get(..width)?.iter().fold(0usize, |n, &b| {
+        n.saturating_mul(256).saturating_add(b as usize)
+    });
+    let names = table.get(width.checked_add(count.checked_mul(width)?)?..)?;
+    let all: Vec<&[u8]> = names.split(|&b| b == 0).take(count).collect();
+    if all.len() < count {
+        return None;
+    }
+    all.into_iter()
+        .map(|n| String::from_utf8(n.to_vec()).ok())
+        .collect()
 }
 
 #[cfg(test)]
@@ -512,14 +638,117 @@ mod tests {
         let refers = elf(&[
             ("_ZN7student9retryable17he7987324cd156efeE", false),
             ("main", true),
+            ("_ZN4core3fmt5write17h0123456789abcdefE", false),
         ]);
-        assert_eq!(defines_learners_code(&refers), Some(false));
+        assert_eq!(
+            learners_symbols(&refers),
+            Some(LearnersSymbols {
+                defines: false,
+                needs: vec!["_ZN7student9retryable17he7987324cd156efeE".into()]
+            })
+        );
         let defines = elf(&[
             ("main", true),
             ("_ZN7student7backoff17h586e8010fbdabaefE", true),
         ]);
-        assert_eq!(defines_learners_code(&defines), Some(true));
-        assert_eq!(defines_learners_code(b"\x7fELF\x01\x01"), None);
-        assert_eq!(defines_learners_code(&refers[..80]), None);
+        assert!(learners_symbols(&defines).unwrap().defines);
+        assert_eq!(learners_symbols(b"\x7fELF\x01\x01"), None);
+        assert_eq!(learners_symbols(&refers[..80]), None);
+    }
+
+    /// An archive whose first member is a GNU symbol table of `names`.
+    fn archive(names: &[&str]) -> Vec<u8> {
+        let mut table = (names.len() as u32).to_be_bytes().to_vec();
+        for _ in names {
+            table.extend(0u32.to_be_bytes());
+        }
+        for name in names {
+            table.extend(name.as_bytes());
+            table.push(0);
+        }
+        let mut out = b"!<arch>\n".to_vec();
+        out.extend(
+            format!(
+                "{:<16}{:<12}{:<6}{:<6}{:<8}{:<10}`\n",
+                "/",
+                0,
+                0,
+                0,
+                0,
+                table.len()
+            )
+            .bytes(),
+        );
+        out.extend(table);
+        out
+    }
+
+    #[test]
+    fn an_rlib_s_symbol_table_says_what_it_defines() {
+        let names = [
+            "_ZN7student9retryable17he7987324cd156efeE",
+            "rust_metadata_x",
+        ];
+        let read = archive_symbols(&archive(&names)).unwrap();
+        assert!(names.iter().all(|n| read.contains(*n)) && read.len() == 2);
+        assert_eq!(archive_symbols(b"!<arch>\n"), None);
+        let mut cut = archive(&names);
+        cut.truncate(cut.len() - 10);
+        assert_eq!(archive_symbols(&cut), None);
+        assert_eq!(archive_symbols(b"not an archive at all, not at all"), None);
+    }
+
+    #[test]
+    fn a_link_is_kept_by_the_symbols_it_needs_and_the_oldest_goes() {
+        let work = tempfile::tempdir().unwrap();
+        let folder = work.path().join("core");
+        let binary = folder.join("lab-runner");
+        let link = |needs: &str, main: &[(&str, bool)]| {
+            let temp = folder.join("rustcXyZ");
+            std::fs::create_dir_all(&temp).unwrap();
+            std::fs::write(folder.join("main.rcgu.o"), elf(main)).unwrap();
+            std::fs::write(temp.join("symbols.o"), elf(&[(needs, false)])).unwrap();
+            let printed = format!(
+                r#"PATH="/bin" "/bin/cc" "{f}/rustcXyZ/symbols.o" "{f}/main.rcgu.o" "-L" "{f}/rustcXyZ/raw-dylibs" "-o" "{b}" "-lc""#,
+                f = folder.display(),
+                b = binary.display()
+            );
+            save("key".into(), &printed, &binary, &folder)
+        };
+        assert!(link("_ZN7student1a17hE", &[("main", true)]).is_some());
+        let kept = kept_links(&folder.join(KEPT));
+        assert_eq!(kept.len(), 1);
+        let (dir, saved) = &kept[0];
+        assert_eq!(saved.needs, ["_ZN7student1a17hE"]);
+        assert_eq!(saved.program, "/bin/cc");
+        let named = |rel: &str| dir.join(rel).display().to_string();
+        assert_eq!(
+            saved.args,
+            [
+                named("rustcXyZ/symbols.o"),
+                named("main.rcgu.o"),
+                "-L".into(),
+                named("rustcXyZ/raw-dylibs"),
+                "-o".into(),
+                binary.display().to_string(),
+                "-lc".into()
+            ]
+        );
+        assert!(dir.join("main.rcgu.o").is_file() && dir.join("rustcXyZ/symbols.o").is_file());
+        assert!(!dir.join("rustcXyZ/raw-dylibs").exists());
+        // Objects that define the learner's code are never kept.
+        assert!(link("_ZN7student1b17hE", &[("_ZN7student1b17hE", true)]).is_none());
+        assert_eq!(kept_links(&folder.join(KEPT)).len(), 1);
+        // The same needs replace their link; others are kept beside it, up
+        // to MOST_KEPT, the oldest going first.
+        for i in 0..MOST_KEPT + 2 {
+            std::thread::sleep(std::time::Duration::from_millis(20));
+            assert!(link(&format!("_ZN7student1c{i}17hE"), &[("main", true)]).is_some());
+        }
+        let kept = kept_links(&folder.join(KEPT));
+        assert_eq!(kept.len(), MOST_KEPT);
+        let needs: Vec<&str> = kept.iter().map(|(_, s)| s.needs[0].as_str()).collect();
+        assert_eq!(needs[0], format!("_ZN7student1c{}17hE", MOST_KEPT + 1));
+        assert!(!needs.contains(&"_ZN7student1a17hE"));
     }
 }
