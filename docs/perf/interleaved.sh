@@ -2,7 +2,7 @@
 # Interleaved medians, each run after saving student/src/lib.rs with a
 # change: a warm check 03, a warm check of all eight steps, and the
 # physical floor — rustc on the learner's crate, then the link of the core
-# runner (the linker command the judge keeps in lab-direct/core/link/, see
+# runner (a linker command the judge keeps in lab-direct/core/link/, see
 # compile/direct/relink.rs), run by hand with the judge's own arguments,
 # unjailed, without the judge. Run it in a copy of the kit whose student/
 # holds the reference answers, after one unmeasured ./lab.sh check:
@@ -10,8 +10,10 @@
 set -eu
 cd "${KIT:-/tmp/perf/kit}"; export CARGO_TARGET_DIR="${TARGET:-/tmp/perf/target}"
 recipe="$CARGO_TARGET_DIR/lab-recipe.json"
-link="$CARGO_TARGET_DIR/lab-direct/core/link/link.json"
-[ -f "$recipe" ] && [ -f "$link" ] || { echo "no $recipe or $link: run ./lab.sh check once first" >&2; exit 2; }
+# The newest link the judge keeps (one folder per set of the learner's
+# symbols it needs).
+link=$(ls -t "$CARGO_TARGET_DIR"/lab-direct/core/link/*/link.json 2>/dev/null | head -n 1)
+[ -f "$recipe" ] && [ -n "$link" ] || { echo "no $recipe or kept link: run ./lab.sh check once first" >&2; exit 2; }
 floor=$(mktemp -d)
 trap 'rm -rf "$floor"' EXIT
 # The rustc command and the link a check runs, as the judge builds them
