@@ -8,9 +8,10 @@
 //!
 //! Why the old objects stay right: the main refers to each of the learner's
 //! functions by its symbol, and rustc's (legacy) symbol names hash the
-//! function's path and its type. A function moved, renamed, made generic or
-//! given another signature has another name, the link fails, and the build
-//! goes to rustc, which says what the learner sees. Kept only when the
+//! function's path and its signature. A function moved, renamed, made
+//! generic or given another signature has another name, which the new
+//! crate's symbol table shows: no kept link fits, and rustc builds the
+//! main and says what the learner sees. Kept only when the
 //! main's objects define none of the learner's code themselves (no generic
 //! or inlined copy of it), and used only when the learner's sources name no
 //! attribute that acts at link time (an allocator, an exported or placed
@@ -89,9 +90,12 @@ pub(super) fn relink(
     let Some(folder) = binary.parent() else {
         return Ok(false);
     };
-    let Some(defined) = std::fs::read(Unit::Student.outputs(out).0)
+    let rlib = Unit::Student.outputs(out).0;
+    let Some(defined) = std::fs::symlink_metadata(&rlib)
         .ok()
-        .and_then(|rlib| archive_symbols(&rlib))
+        .filter(|m| m.is_file())
+        .and_then(|_| std::fs::read(&rlib).ok())
+        .and_then(|bytes| archive_symbols(&bytes))
     else {
         return Ok(false);
     };
@@ -265,6 +269,11 @@ fn save(key: String, printed: &str, binary: &Path, folder: &Path) -> Option<()> 
     }
     needs.sort();
     needs.dedup();
+    // The main calls the learner's functions: objects that need none of
+    // them were not read as they should be.
+    if needs.is_empty() {
+        return None;
+    }
     let links = folder.join(KEPT);
     let name = digest(needs.join("\n").as_bytes());
     let (kept, partial) = (links.join(&name), links.join(format!("{name}.partial")));
@@ -736,8 +745,10 @@ mod tests {
         );
         assert!(dir.join("main.rcgu.o").is_file() && dir.join("rustcXyZ/symbols.o").is_file());
         assert!(!dir.join("rustcXyZ/raw-dylibs").exists());
-        // Objects that define the learner's code are never kept.
+        // Objects that define the learner's code are never kept, nor
+        // objects that need none of it (not read as they should be).
         assert!(link("_ZN7student1b17hE", &[("_ZN7student1b17hE", true)]).is_none());
+        assert!(link("_ZN4core3fmt5write17hE", &[("main", true)]).is_none());
         assert_eq!(kept_links(&folder.join(KEPT)).len(), 1);
         // The same needs replace their link; others are kept beside it, up
         // to MOST_KEPT, the oldest going first.
