@@ -356,28 +356,11 @@ pub fn fn_span(source: &str, name: &str) -> Option<(usize, usize)> {
     let mut depth = 0usize;
     let mut opened = false;
     while i < bytes.len() {
+        if let Some(end) = crate::sections::comment_end(bytes, i) {
+            i = end;
+            continue;
+        }
         match bytes[i] {
-            b'/' if bytes.get(i + 1) == Some(&b'/') => {
-                while i < bytes.len() && bytes[i] != b'\n' {
-                    i += 1;
-                }
-            }
-            b'/' if bytes.get(i + 1) == Some(&b'*') => {
-                let mut nest = 0;
-                while i < bytes.len() {
-                    if bytes[i] == b'/' && bytes.get(i + 1) == Some(&b'*') {
-                        nest += 1;
-                        i += 1;
-                    } else if bytes[i] == b'*' && bytes.get(i + 1) == Some(&b'/') {
-                        nest -= 1;
-                        i += 1;
-                        if nest == 0 {
-                            break;
-                        }
-                    }
-                    i += 1;
-                }
-            }
             b'"' => {
                 i += 1;
                 while i < bytes.len() && bytes[i] != b'"' {

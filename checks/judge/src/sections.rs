@@ -182,9 +182,59 @@ pub fn section(text: &str, step: &str) -> Option<String> {
     Some(lines[from..to].join("\n") + "\n")
 }
 
+/// Where the comment that starts at byte `i` of Rust source `bytes` ends
+/// (the byte after it; block comments nest; one never closed runs to the
+/// end), or `None` when no comment starts there. A line comment ends at
+/// its newline, which is not part of it.
+pub fn comment_end(bytes: &[u8], i: usize) -> Option<usize> {
+    if bytes.get(i) != Some(&b'/') {
+        return None;
+    }
+    match bytes.get(i + 1) {
+        Some(b'/') => Some(
+            bytes[i..]
+                .iter()
+                .position(|&b| b == b'\n')
+                .map_or(bytes.len(), |n| i + n),
+        ),
+        Some(b'*') => {
+            let (mut at, mut depth) = (i, 0usize);
+            while at < bytes.len() {
+                if bytes[at] == b'/' && bytes.get(at + 1) == Some(&b'*') {
+                    depth += 1;
+                    at += 2;
+                } else if bytes[at] == b'*' && bytes.get(at + 1) == Some(&b'/') {
+                    depth -= 1;
+                    at += 2;
+                    if depth == 0 {
+                        return Some(at);
+                    }
+                } else {
+                    at += 1;
+                }
+            }
+            Some(bytes.len())
+        }
+        _ => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_comment_ends_after_its_line_or_its_outermost_close() {
+        let at = |text: &str, i: usize| comment_end(text.as_bytes(), i);
+        assert_eq!(at("a // b\nc", 2), Some(6));
+        assert_eq!(at("a // b", 2), Some(6));
+        assert_eq!(at("/* a /* b */ c */d", 0), Some(17));
+        assert_eq!(at("/* a /* b */ c", 0), Some(14));
+        assert_eq!(at("/**/x", 0), Some(4));
+        assert_eq!(at("a / b", 2), None);
+        assert_eq!(at("ab", 0), None);
+        assert_eq!(at("/", 0), None);
+    }
 
     #[test]
     fn splice_replaces_exactly_one_section() {

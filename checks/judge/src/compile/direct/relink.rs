@@ -86,11 +86,10 @@ pub(super) fn relink(
     out: &Path,
     limits: &Limits,
 ) -> Result<bool, BuildError> {
-    let (binary, student_d) = (Unit::CoreMain.outputs(out).0, Unit::Student.outputs(out).1);
+    let (binary, (rlib, student_d)) = (Unit::CoreMain.outputs(out).0, Unit::Student.outputs(out));
     let Some(folder) = binary.parent() else {
         return Ok(false);
     };
-    let rlib = Unit::Student.outputs(out).0;
     let Some(defined) = std::fs::symlink_metadata(&rlib)
         .ok()
         .filter(|m| m.is_file())
@@ -431,30 +430,9 @@ fn names_link_level(source: &str) -> bool {
     };
     while i < bytes.len() {
         let c = bytes[i];
-        if c == b'/' && bytes.get(i + 1) == Some(&b'/') {
+        if let Some(end) = crate::sections::comment_end(bytes, i) {
             end_word(&mut word);
-            while i < bytes.len() && bytes[i] != b'\n' {
-                i += 1;
-            }
-            continue;
-        }
-        if c == b'/' && bytes.get(i + 1) == Some(&b'*') {
-            end_word(&mut word);
-            let mut depth = 0usize;
-            while i < bytes.len() {
-                if bytes[i] == b'/' && bytes.get(i + 1) == Some(&b'*') {
-                    depth += 1;
-                    i += 2;
-                } else if bytes[i] == b'*' && bytes.get(i + 1) == Some(&b'/') {
-                    depth -= 1;
-                    i += 2;
-                    if depth == 0 {
-                        break;
-                    }
-                } else {
-                    i += 1;
-                }
-            }
+            i = end;
             continue;
         }
         if c.is_ascii_alphanumeric() || c == b'_' {
