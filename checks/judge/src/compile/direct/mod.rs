@@ -96,15 +96,21 @@ fn compile(
     }
     let args = unit.args(recipe, &out, super::is_kit(dir))?;
     let (output, _) = unit.outputs(&out);
-    let relink_key = relink::key(recipe, &args);
-    if unit == Unit::CoreMain {
+    // After a good build: what it was made from, for the next one.
+    let write_note = || -> std::io::Result<()> {
+        match made_from(unit, recipe, dir, &out) {
+            Some(made) => crate::files::write_atomically(&note, made.as_bytes()),
+            None => Ok(()),
+        }
+    };
+    // The core runner is linked without rustc when a kept link fits.
+    let relink_key = (unit == Unit::CoreMain).then(|| relink::key(recipe, &args));
+    if let Some(key) = &relink_key {
         if let Some(folder) = output.parent() {
             std::fs::create_dir_all(folder)?;
         }
-        if relink::relink(&relink_key, recipe, dir, target, &out, limits)? {
-            if let Some(made) = made_from(unit, recipe, dir, &out) {
-                crate::files::write_atomically(&note, made.as_bytes())?;
-            }
+        if relink::relink(key, recipe, dir, target, &out, limits)? {
+            write_note()?;
             return Ok(Ok(()));
         }
     }
@@ -126,19 +132,17 @@ fn compile(
     let (exit, captured) = spawn::run_tool(&mut cmd, limits.build, Some(jail))?;
     crate::timing::phase(&format!("rustc {unit:?}"), started);
     let said = blame::read(&spawn::excerpt(&captured.stderr, STDERR_CAP), unit);
-    if unit == Unit::CoreMain {
+    if let Some(key) = relink_key {
         if exit == Exit::Success {
             let printed = spawn::excerpt(&captured.stdout, STDERR_CAP);
-            relink::keep(relink_key, &printed, dir, &out);
+            relink::keep(key, &printed, dir, &out);
         } else {
             relink::tidy(&output);
         }
     }
     match exit {
         Exit::Success => {
-            if let Some(made) = made_from(unit, recipe, dir, &out) {
-                crate::files::write_atomically(&note, made.as_bytes())?;
-            }
+            write_note()?;
             Ok(Ok(()))
         }
         Exit::CaseTimeLimit | Exit::OverallTimeLimit => Ok(Err(tr(
