@@ -40,9 +40,14 @@ const SAVED: &str = "link.json";
 /// of names. The oldest link goes first.
 const MOST_KEPT: usize = 6;
 
-/// Words whose attribute acts at link time: a learner's source naming one
-/// (outside a comment) is always built by rustc.
-const LINK_LEVEL: [&str; 11] = [
+/// Words whose attribute acts at link time, or on how a function is called
+/// without changing its signature (`track_caller` adds a hidden argument;
+/// a safe `target_feature` function may not become a function pointer): a
+/// learner's source naming one (outside a comment) is always built by
+/// rustc.
+const LINK_LEVEL: [&str; 13] = [
+    "track_caller",
+    "target_feature",
     "global_allocator",
     "panic_handler",
     "no_mangle",
@@ -570,6 +575,8 @@ mod tests {
             "std::arch::global_asm!(\"\");",
             "macro_rules! m { ($a:meta) => { #[$a] static X: u8 = 0; } } m!(used);",
             "/* a */ #[export_name = \"x\"] fn f() {}",
+            "#[track_caller]\npub fn retryable(status: u16) -> bool { true }",
+            "#[target_feature(enable = \"avx2\")] pub fn remaining(a: f64, b: f64) -> f64 { a - b }",
         ] {
             assert!(names_link_level(named), "{named}");
         }
