@@ -5,13 +5,12 @@
 //! runner (`lab-runner-advanced`) compiles only `student/src/advanced.rs`,
 //! and is built only when that file exists and an advanced step is asked
 //! for: a core submission builds exactly as it always did, and a broken
-//! advanced file never stops the core steps. Cargo builds the kit's own
-//! crates once; rustc builds the learner's code (see `direct`).
+//! advanced file never stops the core steps. Every runner is built by one
+//! cargo command (see `runners`); `blame` reads what the compiler said.
 
-mod direct;
+mod blame;
+mod runners;
 mod slot;
-
-use slot::remove;
 
 use crate::catalog::{t, tr};
 use crate::limits::{Confinement, Limits};
@@ -109,14 +108,44 @@ fn cargo(
     limit: Duration,
     confinement: Confinement,
 ) -> Result<(Exit, String, String), BuildError> {
+    cargo_with(dir, target, args, limit, confinement, &[], &[])
+}
+
+/// [`cargo`], also reading `more` (the kit's folders a slot links to) and
+/// with the variables `env`.
+fn cargo_with(
+    dir: &Path,
+    target: &Path,
+    args: &[&str],
+    limit: Duration,
+    confinement: Confinement,
+    more: &[&Path],
+    env: &[(&str, &str)],
+) -> Result<(Exit, String, String), BuildError> {
     let mut cmd = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()));
     cmd.current_dir(dir).args(args);
-    let (exit, captured) = spawn::run_tool(&mut cmd, limit, Some(jail(dir, target, confinement)?))?;
+    let mut jail = jail_reading(dir, target, more, confinement)?;
+    for (name, value) in env {
+        jail = jail.env(name, *value);
+    }
+    let (exit, captured) = spawn::run_tool(&mut cmd, limit, Some(jail))?;
     Ok((
         exit,
         spawn::excerpt(&captured.stdout, 64 << 20),
         spawn::excerpt(&captured.stderr, 256 << 10),
     ))
+}
+
+/// At most the first `cap` bytes of `text`, cut at a line's end.
+fn clip(text: &str, cap: usize) -> &str {
+    if text.len() <= cap {
+        return text;
+    }
+    let cut = text.as_bytes()[..cap]
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |i| i + 1);
+    &text[..cut]
 }
 
 /// Opens the lock file at `path` (made when missing) and waits for a lock
@@ -162,18 +191,9 @@ fn relock(file: &std::fs::File, exclusive: bool) -> io::Result<()> {
     }
 }
 
-/// The jail of one build command (cargo or rustc) in `dir`: it reads the
-/// toolchain and `dir`'s sources, and writes only `target` (its `lab-tmp/`
-/// is TMPDIR). Landlock only when `confinement` says so.
-fn jail(
-    dir: &Path,
-    target: &Path,
-    confinement: Confinement,
-) -> Result<crate::sandbox::Jail, BuildError> {
-    jail_reading(dir, target, &[], confinement)
-}
-
-/// [`jail`], also reading `more` (a slot's build reads the kit's libraries
+/// The jail of one build command (cargo) in `dir`: it reads the toolchain
+/// and `dir`'s sources, and writes only `target` (its `lab-tmp/` is
+/// TMPDIR); Landlock only when `confinement` says so. It also reads `more` (a slot's build reads the kit's libraries
 /// in the kit's target folder).
 fn jail_reading(
     dir: &Path,
@@ -416,6 +436,71 @@ pub struct Sources {
     pub advanced: Option<Vec<u8>>,
 }
 
+/// The kit's folders a slot's build reads through the slot's links: the
+/// libraries the runners are built from, whole (cargo reads their sources
+/// to see that the kit's build of them is fresh), and of every other
+/// linked member only its manifests.
+fn slot_reads(root: &Path) -> std::io::Result<Vec<PathBuf>> {
+    let manifest = std::fs::read_to_string(root.join("Cargo.toml"))?;
+    let members = crate::files::members(&manifest);
+    let mut out = Vec::new();
+    for linked in slot::linked_members(root)? {
+        let whole = RUNNER_CRATES.iter().any(|c| linked == Path::new(c))
+            || linked == Path::new("checks/deps");
+        if whole {
+            out.push(root.join(&linked));
+            continue;
+        }
+        for member in &members {
+            if Path::new(member).starts_with(&linked) {
+                out.push(root.join(member).join("Cargo.toml"));
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// The kit's own libraries the runners link, built by cargo in the kit's
+/// target folder before any slot is seeded from it; once per judge, under
+/// the long limit (so that the build limit measures the learner's code,
+/// not a cold start).
+fn warm_kit(root: &Path, limits: &Limits) -> Result<(), String> {
+    static WARM: std::sync::Mutex<Option<PathBuf>> = std::sync::Mutex::new(None);
+    let mut warmed = WARM.lock().unwrap_or_else(|e| e.into_inner());
+    if warmed.as_deref() == Some(root) {
+        return Ok(());
+    }
+    let mut args = vec![
+        "build",
+        "--message-format=json",
+        "--color",
+        "never",
+        "-p",
+        "lab-runner-core",
+        "-p",
+        "lab-scripts",
+        "-p",
+        "lab-harness",
+    ];
+    if root.join("checks/deps/Cargo.toml").is_file() {
+        // The judge's features (see checks/deps), so that nothing lab.sh's
+        // build of the judge compiled is compiled again.
+        args.extend(["-p", "lab-deps"]);
+    }
+    let target = target_dir(root);
+    let (exit, _, stderr) =
+        cargo(root, &target, &args, WARM_LIMIT, limits.confinement).map_err(|e| match e {
+            BuildError::Kit(what) | BuildError::DoesNotCompile(what) => what,
+        })?;
+    if exit != Exit::Success {
+        return Err(match failed_build(&exit, &stderr) {
+            BuildError::Kit(what) | BuildError::DoesNotCompile(what) => what,
+        });
+    }
+    *warmed = Some(root.to_path_buf());
+    Ok(())
+}
+
 /// Builds the runners a run needs: the core one when `core`, the advanced
 /// one when `advanced` and the subject has an advanced.rs. `sources` is
 /// `None` for the kit's own `student/`, else the subject's files, built in
@@ -427,38 +512,53 @@ pub fn runners(
     core: bool,
     advanced: bool,
 ) -> Result<Runners, String> {
-    let (dir, target, lock, has_advanced) = match sources {
-        None => {
-            let has = root.join("student/src/advanced.rs").is_file();
-            let target = target_dir(root);
-            // Another check of the same kit waits: its build would replace
-            // this one's runners while they run.
-            let lock = slot::lock(&target.join(direct::OUT)).map_err(|e| e.to_string())?;
-            (root.to_path_buf(), target, lock, has)
-        }
-        Some((slot, s)) => {
-            let started = std::time::Instant::now();
-            let (dir, target, lock) = slot::fill_slot(root, slot, &s.lib, s.advanced.as_deref())
-                .map_err(|e| match e {
-                    BuildError::Kit(what) | BuildError::DoesNotCompile(what) => what,
-                })?;
-            crate::timing::phase("slot filled", started);
-            (dir, target, lock, s.advanced.is_some())
-        }
-    };
     let mut wanted = Vec::new();
+    let has_advanced = match sources {
+        None => root.join("student/src/advanced.rs").is_file(),
+        Some((_, s)) => s.advanced.is_some(),
+    };
     if core {
         wanted.push(Runner::Core);
     }
     if advanced && has_advanced {
         wanted.push(Runner::Advanced);
     }
+    let kit_error = |e: BuildError| match e {
+        BuildError::Kit(what) | BuildError::DoesNotCompile(what) => what,
+    };
+    let (dir, target, lock, reads, env) = match sources {
+        None => {
+            let target = target_dir(root);
+            // Another check of the same kit waits: its build would replace
+            // this one's runners while they run.
+            let lock = slot::lock(&target.join("lab-build")).map_err(|e| e.to_string())?;
+            (root.to_path_buf(), target, lock, Vec::new(), Vec::new())
+        }
+        Some((slot, s)) => {
+            let started = std::time::Instant::now();
+            if !wanted.is_empty() {
+                warm_kit(root, limits)?;
+            }
+            let filled = slot::fill_slot(
+                root,
+                &target_dir(root).join("debug"),
+                slot,
+                &s.lib,
+                s.advanced.as_deref(),
+            )
+            .map_err(kit_error)?;
+            crate::timing::phase("slot filled", started);
+            let reads = slot_reads(root).map_err(|e| e.to_string())?;
+            // Each subject's crate compiles from nothing: no incremental
+            // cache of another's.
+            let env = vec![("CARGO_INCREMENTAL", "0")];
+            (filled.dir, filled.target, filled.lock, reads, env)
+        }
+    };
     let built = if wanted.is_empty() {
         Vec::new()
     } else {
-        direct::build(root, &dir, &target, &wanted, limits).map_err(|e| match e {
-            BuildError::Kit(what) | BuildError::DoesNotCompile(what) => what,
-        })?
+        runners::build(&dir, &target, &wanted, limits, &reads, &env).map_err(kit_error)?
     };
     let result_of = |runner: Runner| {
         wanted

@@ -1,12 +1,13 @@
 //! Subject slots: a folder per slot name under the target folder, holding
-//! `kit/`, the sources rustc compiles there (the subject's `lib.rs` and
-//! `advanced.rs` as `student/src/`, and the two runner crates' `main`s)
-//! and nothing else; `target/`, where the subject's runners are built (the
-//! kit's own crates are built once, in the kit's target folder, and every
-//! slot links them); the judge's note of the last subject built there; and
-//! a lock.
+//! `kit/`, a workspace cargo builds exactly as it builds the kit (the same
+//! manifests and lock file, the subject's `lib.rs` and `advanced.rs` as
+//! `student/src/`, copies of the two runner crates, and links to the kit's
+//! other members); `target/`, the slot's own target folder, seeded from
+//! the kit's build of its libraries so that only the subject's crate and
+//! the runners compile there; the judge's notes of the last subject built
+//! there and of the seed; and a lock.
 
-use super::{direct, target_dir, BuildError};
+use super::{target_dir, BuildError};
 use std::collections::{BTreeMap, BTreeSet};
 use std::io;
 use std::path::{Path, PathBuf};
@@ -21,9 +22,20 @@ fn write_if_changed(path: &Path, bytes: &[u8]) -> io::Result<()> {
     crate::files::write_atomically(path, bytes)
 }
 
-/// The runner crates whose sources rustc compiles in a slot: each one's
-/// `main`, and the advanced runner's glue around the learner's file.
+/// The runner crates copied into a slot: their sources reach the learner's
+/// files by relative paths (`../../student`), which through a link would
+/// resolve inside the kit instead.
 const SLOT_CRATES: [&str; 2] = ["checks/runner", "checks/runner-advanced"];
+
+/// The kit's files that a cargo build of a slot reads as they are: the
+/// workspace's manifest and lock file, the student crate's manifest, and
+/// cargo's configuration.
+const SLOT_COPIES: [&str; 4] = [
+    "Cargo.toml",
+    "Cargo.lock",
+    "student/Cargo.toml",
+    ".cargo/config.toml",
+];
 
 /// Waits for exclusive use of a slot (another `lab.sh` may hold it).
 pub(super) fn lock(dir: &Path) -> io::Result<std::fs::File> {
@@ -31,39 +43,87 @@ pub(super) fn lock(dir: &Path) -> io::Result<std::fs::File> {
     super::lock_file(&dir.join("lock"), true)
 }
 
-/// The files of a slot's `kit/`, by path relative to it: the subject's
-/// `lib_rs` (and `advanced`) under `student/src/`, and every regular file
-/// of [`SLOT_CRATES`]. Nothing else belongs there.
-fn slot_files(
-    root: &Path,
-    lib_rs: &[u8],
-    advanced: Option<&[u8]>,
-) -> io::Result<BTreeMap<PathBuf, Vec<u8>>> {
-    let mut files = BTreeMap::new();
-    files.insert("student/src/lib.rs".into(), lib_rs.to_vec());
+/// What a slot's `kit/` holds, by path relative to it: files with their
+/// bytes, and links to folders of the kit.
+#[derive(Debug, Default)]
+struct Tree {
+    files: BTreeMap<PathBuf, Vec<u8>>,
+    links: BTreeMap<PathBuf, PathBuf>,
+}
+
+/// The tree of a slot's `kit/` for the kit at `root`: the subject's `lib_rs`
+/// (and `advanced`) under `student/src/`, every regular file of
+/// [`SLOT_CRATES`] and of [`SLOT_COPIES`], and a link to each other
+/// workspace member of the kit. Nothing else belongs there.
+fn slot_files(root: &Path, lib_rs: &[u8], advanced: Option<&[u8]>) -> io::Result<Tree> {
+    let mut tree = Tree::default();
+    tree.files
+        .insert("student/src/lib.rs".into(), lib_rs.to_vec());
     if let Some(bytes) = advanced {
-        files.insert("student/src/advanced.rs".into(), bytes.to_vec());
+        tree.files
+            .insert("student/src/advanced.rs".into(), bytes.to_vec());
+    }
+    for file in SLOT_COPIES {
+        let from = root.join(file);
+        if std::fs::symlink_metadata(&from).is_ok_and(|m| m.is_file()) {
+            tree.files.insert(file.into(), std::fs::read(&from)?);
+        }
     }
     for krate in SLOT_CRATES {
         let from = root.join(krate);
         crate::files::walk(&from, &|_| false, &mut |rel, folder| {
             if !folder {
-                files.insert(Path::new(krate).join(rel), std::fs::read(from.join(rel))?);
+                tree.files
+                    .insert(Path::new(krate).join(rel), std::fs::read(from.join(rel))?);
             }
             Ok(())
         })?;
     }
-    Ok(files)
+    for member in linked_members(root)? {
+        tree.links.insert(member.clone(), root.join(&member));
+    }
+    Ok(tree)
 }
 
-/// Makes the tree at `dir` hold exactly `files` (paths relative to `dir`)
-/// and the folders they are in. Anything else is removed first: other
-/// files and folders, symbolic links (the links, never what they point
-/// at), FIFOs, and a folder or link standing where a file belongs. Then
-/// each file is written unless it already holds its bytes.
-fn make_tree(dir: &Path, files: &BTreeMap<PathBuf, Vec<u8>>) -> io::Result<()> {
-    let folders: BTreeSet<&Path> = files
+/// The kit's workspace members a slot links to: all but the student crate
+/// and [`SLOT_CRATES`], and none inside another (`solutions/advanced`
+/// comes with `solutions`).
+pub(super) fn linked_members(root: &Path) -> io::Result<Vec<PathBuf>> {
+    let manifest = std::fs::read_to_string(root.join("Cargo.toml"))?;
+    let mut members: Vec<PathBuf> = crate::files::members(&manifest)
+        .into_iter()
+        .map(PathBuf::from)
+        .filter(|m| m != Path::new("student") && !SLOT_CRATES.iter().any(|c| m == Path::new(c)))
+        .collect();
+    members.sort();
+    let mut out: Vec<PathBuf> = Vec::new();
+    for m in members {
+        if !out.iter().any(|o| m.starts_with(o)) {
+            out.push(m);
+        }
+    }
+    Ok(out)
+}
+
+/// What an entry of a slot's tree is.
+enum Kind {
+    Folder,
+    File,
+    /// A symbolic link, with where it points.
+    Link(PathBuf),
+}
+
+/// Makes the tree at `dir` hold exactly `tree` (paths relative to `dir`)
+/// and the folders its entries are in. Anything else is removed first:
+/// other files and folders, links other than the tree's own (the links,
+/// never what they point at), FIFOs, and a folder or link standing where a
+/// file belongs. Then each file is written unless it already holds its
+/// bytes, and each missing link is made.
+fn make_tree(dir: &Path, tree: &Tree) -> io::Result<()> {
+    let folders: BTreeSet<&Path> = tree
+        .files
         .keys()
+        .chain(tree.links.keys())
         .flat_map(|f| f.ancestors().skip(1))
         .filter(|f| !f.as_os_str().is_empty())
         .collect();
@@ -72,30 +132,50 @@ fn make_tree(dir: &Path, files: &BTreeMap<PathBuf, Vec<u8>>) -> io::Result<()> {
         _ => {}
     }
     std::fs::create_dir_all(dir)?;
-    prune(dir, Path::new(""), &|rel, folder| {
-        if folder {
-            folders.contains(rel)
-        } else {
-            files.contains_key(rel)
-        }
+    prune(dir, Path::new(""), &|rel, kind| match kind {
+        Kind::Folder => folders.contains(rel),
+        Kind::File => tree.files.contains_key(rel),
+        Kind::Link(to) => tree.links.get(rel).is_some_and(|want| *want == to),
     })?;
-    for (rel, bytes) in files {
+    for (rel, bytes) in &tree.files {
         write_if_changed(&dir.join(rel), bytes)?;
+    }
+    for (rel, to) in &tree.links {
+        let at = dir.join(rel);
+        if std::fs::symlink_metadata(&at).is_err() {
+            if let Some(up) = at.parent() {
+                std::fs::create_dir_all(up)?;
+            }
+            std::os::unix::fs::symlink(to, &at)?;
+        }
     }
     Ok(())
 }
 
-/// Removes from the folder `root/rel` every entry that is not a folder or
-/// regular file `keep` says so of (by its path relative to `root`), and
-/// descends into the folders kept. Links are removed, never followed.
-fn prune(root: &Path, rel: &Path, keep: &dyn Fn(&Path, bool) -> bool) -> io::Result<()> {
+/// Removes from the folder `root/rel` every entry that `keep` does not keep
+/// (by its path relative to `root` and its kind; anything but a folder, a
+/// regular file or a link goes), and descends into the folders kept. Links
+/// are removed or kept, never followed.
+fn prune(root: &Path, rel: &Path, keep: &dyn Fn(&Path, Kind) -> bool) -> io::Result<()> {
     for entry in std::fs::read_dir(root.join(rel))? {
         let rel = rel.join(entry?.file_name());
-        let meta = std::fs::symlink_metadata(root.join(&rel))?;
-        if meta.is_dir() && keep(&rel, true) {
+        let path = root.join(&rel);
+        let meta = std::fs::symlink_metadata(&path)?;
+        let kind = if meta.is_dir() {
+            Kind::Folder
+        } else if meta.is_file() {
+            Kind::File
+        } else if meta.file_type().is_symlink() {
+            Kind::Link(std::fs::read_link(&path)?)
+        } else {
+            remove(&path)?;
+            continue;
+        };
+        let folder = matches!(kind, Kind::Folder);
+        if !keep(&rel, kind) {
+            remove(&path)?;
+        } else if folder {
             prune(root, &rel, keep)?;
-        } else if !(meta.is_file() && keep(&rel, false)) {
-            remove(&root.join(&rel))?;
         }
     }
     Ok(())
@@ -150,13 +230,10 @@ fn built_from_learner(name: &str) -> bool {
 }
 
 /// Removes from a slot's target folder everything built from a learner's
-/// code: all that the direct builds wrote (`lab-direct/`, the student
-/// crate and both runners) but their incremental caches, and the build's
-/// temporary folder. Kits before direct builds compiled learner code with
-/// cargo, so its names are cleared from cargo's folders too: the student
-/// crate's and both runners' binaries, libraries, dependency files,
-/// fingerprints (which keep the compiler's messages) and build-script
-/// folders, and what a killed rustc left half-written. What the kit's own
+/// code: the student crate's and both runners' binaries, libraries,
+/// dependency files, fingerprints (which keep the compiler's messages),
+/// incremental caches and build-script folders, what a killed rustc left
+/// half-written, and the build's temporary folder. What the kit's own
 /// crates and the registry's compiled to stays, so the next build is warm.
 fn clear_learner_outputs(target: &Path) -> io::Result<()> {
     match std::fs::symlink_metadata(target) {
@@ -169,9 +246,8 @@ fn clear_learner_outputs(target: &Path) -> io::Result<()> {
     if std::fs::symlink_metadata(&tmp).is_ok() {
         remove(&tmp)?;
     }
-    direct::clear(&target.join(direct::OUT))?;
     let debug = target.join("debug");
-    for sub in ["", "deps", ".fingerprint", "build"] {
+    for sub in ["", "deps", ".fingerprint", "build", "incremental"] {
         let dir = debug.join(sub);
         match std::fs::symlink_metadata(&dir) {
             Ok(meta) if meta.is_dir() => {}
@@ -194,19 +270,132 @@ fn clear_learner_outputs(target: &Path) -> io::Result<()> {
     Ok(())
 }
 
-/// Locks slot `name` and makes it the pristine kit with `lib_rs`, and with
-/// `advanced` as `student/src/advanced.rs` (absent when `None`), then clears
-/// from its target what an earlier subject's build produced. Returns the
-/// slot's kit folder, its target folder and the lock.
+/// The folders of a profile folder that seed a slot's target.
+const SEEDED: [&str; 3] = ["deps", "build", ".fingerprint"];
+
+/// What the kit's build of its libraries in `debug` (its target's profile
+/// folder) is now: each fingerprint file's path, length and modification
+/// time, but those of the learner's units. A slot seeded from another
+/// build is seeded again.
+fn seed_stamp(debug: &Path) -> io::Result<String> {
+    let mut out = String::from("lab seed 1\n");
+    let fingerprints = debug.join(".fingerprint");
+    let mut names: Vec<_> = std::fs::read_dir(&fingerprints)?
+        .filter_map(Result::ok)
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| !built_from_learner(n))
+        .collect();
+    names.sort();
+    for name in names {
+        let Ok(files) = std::fs::read_dir(fingerprints.join(&name)) else {
+            continue;
+        };
+        let mut files: Vec<_> = files.filter_map(Result::ok).collect();
+        files.sort_by_key(|e| e.file_name());
+        for file in files {
+            let Ok(meta) = file.metadata() else { continue };
+            let when = meta
+                .modified()
+                .ok()
+                .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+                .map_or(0, |d| d.as_nanos());
+            out.push_str(&format!(
+                "{name}/{} {} {when}\n",
+                file.file_name().to_string_lossy(),
+                meta.len()
+            ));
+        }
+    }
+    Ok(out)
+}
+
+/// Makes the slot's `target` start from the kit's build in `debug` unless
+/// `note` (the judge's own file) says it already did from this very build:
+/// everything of [`SEEDED`] but the learner's units, libraries and
+/// programs as hard links (rustc and the linker replace such a file through
+/// a new one, never in place), everything else (fingerprints, dependency
+/// files, build-script outputs, which cargo rewrites in place) as copies,
+/// times kept. Whatever the slot held before goes first.
+fn seed(debug: &Path, target: &Path, note: &Path) -> io::Result<()> {
+    let stamp = seed_stamp(debug)?;
+    let last = std::fs::symlink_metadata(note)
+        .ok()
+        .filter(|m| m.is_file())
+        .and_then(|_| std::fs::read(note).ok());
+    if last.as_deref() == Some(stamp.as_bytes()) && target.join("debug").is_dir() {
+        return Ok(());
+    }
+    if std::fs::symlink_metadata(note).is_ok() {
+        remove(note)?;
+    }
+    if std::fs::symlink_metadata(target).is_ok() {
+        remove(target)?;
+    }
+    for sub in SEEDED {
+        seed_folder(&debug.join(sub), &target.join("debug").join(sub), true)?;
+    }
+    crate::files::write_atomically(note, stamp.as_bytes())
+}
+
+/// `from` into `to` as [`seed`] says; at the top (`top`), without the
+/// learner's units. Links and other special files are left out.
+fn seed_folder(from: &Path, to: &Path, top: bool) -> io::Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::create_dir_all(to)?;
+    let Ok(entries) = std::fs::read_dir(from) else {
+        return Ok(());
+    };
+    for entry in entries {
+        let entry = entry?;
+        let name = entry.file_name();
+        if top && built_from_learner(&name.to_string_lossy()) {
+            continue;
+        }
+        let (path, into) = (entry.path(), to.join(&name));
+        let kind = entry.file_type()?;
+        if kind.is_dir() {
+            seed_folder(&path, &into, false)?;
+        } else if kind.is_file() {
+            let meta = entry.metadata()?;
+            let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
+            let binary = ["rlib", "rmeta", "so"].contains(&ext)
+                || (ext.is_empty() && meta.permissions().mode() & 0o111 != 0);
+            if !(binary && std::fs::hard_link(&path, &into).is_ok()) {
+                std::fs::copy(&path, &into)?;
+                std::fs::File::options()
+                    .write(true)
+                    .open(&into)?
+                    .set_modified(meta.modified()?)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A slot made ready for a build.
+pub(super) struct Filled {
+    /// The slot's workspace.
+    pub(super) dir: PathBuf,
+    /// Its target folder.
+    pub(super) target: PathBuf,
+    /// Held while the slot is in use.
+    pub(super) lock: std::fs::File,
+}
+
+/// Locks slot `name` and makes it the kit's workspace with `lib_rs`, and
+/// with `advanced` as `student/src/advanced.rs` (absent when `None`); seeds
+/// its target from the kit's build of its libraries in `kit_debug`, and
+/// clears from it what an earlier subject's build produced.
 pub(super) fn fill_slot(
     root: &Path,
+    kit_debug: &Path,
     name: &str,
     lib_rs: &[u8],
     advanced: Option<&[u8]>,
-) -> Result<(PathBuf, PathBuf, std::fs::File), BuildError> {
-    // Slots of kits before confinement existed may hold state a runner
-    // wrote; this name starts them afresh.
-    let slots = target_dir(root).join("lab-slots-2");
+) -> Result<Filled, BuildError> {
+    // Slots of earlier kits (other layouts, or state a runner once
+    // wrote) are under other names; this one starts them afresh.
+    let slots = target_dir(root).join("lab-slots-3");
     let lock = lock(&slots.join(name))?;
     let slot = slots.join(name).join("kit");
     // Cargo reads configuration from every folder above the slot; within
@@ -225,12 +414,17 @@ pub(super) fn fill_slot(
     // twice) may read its own: the judge's note of the last subject, kept
     // where no build or runner can write, skips the clearing then.
     let target = slots.join(name).join("target");
+    seed(kit_debug, &target, &slots.join(name).join("seeded"))?;
     clear_unless_same(
         &target,
         &slots.join(name).join("subject"),
         &subject_bytes(lib_rs, advanced),
     )?;
-    Ok((slot, target, lock))
+    Ok(Filled {
+        dir: slot,
+        target,
+        lock,
+    })
 }
 
 /// Clears `target` of an earlier subject's outputs unless `note` (the
@@ -369,6 +563,8 @@ mod tests {
         // belongs.
         put(&slot.join("checks/runner/build.rs"), "fn main() {}");
         put(&slot.join("Cargo.toml"), "[workspace]");
+        std::fs::remove_file(slot.join("checks/judge")).unwrap();
+        symlink(&outside, slot.join("checks/judge")).unwrap();
         put(&slot.join("checks/api/src/lib.rs"), "planted api");
         put(&slot.join("student/extra/more.rs"), "extra");
         let fifo =
@@ -398,7 +594,11 @@ mod tests {
 
         fill(None);
         let want = [
+            "Cargo.lock = lock",
+            "Cargo.toml = [workspace]\nmembers = [\"student\", \"checks/judge\"]\n",
             "checks/",
+            // A link to the kit's member, not a copy.
+            "checks/judge ?",
             "checks/runner/",
             "checks/runner/Cargo.toml = checks/runner",
             "checks/runner/src/",
@@ -409,10 +609,15 @@ mod tests {
             "checks/runner-advanced/src/",
             "checks/runner-advanced/src/main.rs = advanced runner",
             "student/",
+            "student/Cargo.toml = student manifest",
             "student/src/",
             "student/src/lib.rs = learner",
         ];
         assert_eq!(listing(&slot), want);
+        assert_eq!(
+            std::fs::read_link(slot.join("checks/judge")).unwrap(),
+            root.join("checks/judge")
+        );
         assert_eq!(
             listing(&outside),
             [
@@ -452,15 +657,8 @@ mod tests {
             "debug/.fingerprint/lab-runner-advanced-9999aaaabbbbcccc/run-build-script-build-script-build",
             "debug/build/lab-runner-advanced-9999aaaabbbbcccc/output",
             "lab-tmp/rustcAbCdEf/x.o",
-            "lab-direct/lab-runner",
-            "lab-direct/core/lab-runner",
-            "lab-direct/core/lab-runner.built",
-            "lab-direct/core/lab-runner.lab_runner.abc12-cgu.0.rcgu.o",
-            "lab-direct/core/rustcAbCdEf/symbols.o",
-            "lab-direct/lab-runner-advanced",
-            "lab-direct/libstudent.rlib",
-            "lab-direct/lock",
-            "lab-direct/planted/deep.rs",
+            "debug/incremental/student-3k1x9z0q2w7e/s-h1-abc-xyz/query-cache.bin",
+            "debug/incremental/lab_runner-1a2b3c4d5e6f/s-h1-abc-xyz/dep-graph.bin",
         ];
         let kept = [
             "debug/.cargo-lock = x",
@@ -481,23 +679,6 @@ mod tests {
             "debug/incremental/",
             "debug/incremental/lab_harness-1a2b3c4d5e6f/",
             "debug/incremental/lab_harness-1a2b3c4d5e6f/s = x",
-            // rustc's session folders have random names: kept (see
-            // `clear_learner_outputs`).
-            "debug/incremental/student-3k1x9z0q2w7e/",
-            "debug/incremental/student-3k1x9z0q2w7e/s-h1-abc-xyz/",
-            "debug/incremental/student-3k1x9z0q2w7e/s-h1-abc-xyz/query-cache.bin = x",
-            "lab-recipe.json = x",
-            "lab-direct/",
-            "lab-direct/incremental/",
-            "lab-direct/incremental/student-3k1x9z0q2w7e/",
-            "lab-direct/incremental/student-3k1x9z0q2w7e/s-h1-abc-xyz/",
-            "lab-direct/incremental/student-3k1x9z0q2w7e/s-h1-abc-xyz/query-cache.bin = x",
-            // The core runner's kept link holds none of the learner's code
-            // (see direct/relink.rs).
-            "lab-direct/core/",
-            "lab-direct/core/link/",
-            "lab-direct/core/link/link.json = x",
-            "lab-direct/core/link/main.rcgu.o = x",
         ];
         for path in gone {
             put(&target.join(path), "x");
@@ -522,5 +703,84 @@ mod tests {
         left.sort();
         assert_eq!(left, want);
         assert_eq!(listing(&outside), ["lab_runner-keep = outside"]);
+    }
+
+    #[test]
+    fn a_slot_s_target_starts_from_the_kit_s_libraries_and_never_from_a_learner_s() {
+        use std::os::unix::fs::MetadataExt;
+        let work = tempfile::tempdir().unwrap();
+        let (debug, target, note) = (
+            work.path().join("kit/debug"),
+            work.path().join("slot/target"),
+            work.path().join("slot/seeded"),
+        );
+        put(&debug.join("deps/liblab_api-0123456789abcdef.rlib"), "api");
+        put(
+            &debug.join("deps/libstudent-0a1b2c3d4e5f6071.rlib"),
+            "learner",
+        );
+        put(
+            &debug.join(".fingerprint/lab-api-0123456789abcdef/lib-lab_api"),
+            "fp",
+        );
+        put(
+            &debug.join(".fingerprint/student-0a1b2c3d4e5f6071/lib-student"),
+            "learner fp",
+        );
+        put(&debug.join("build/serde-0123456789abcdef/output"), "out");
+        put(&debug.join("lab-judge"), "not seeded");
+        put(&target.join("debug/deps/planted"), "left by another kit");
+        seed(&debug, &target, &note).unwrap();
+        let mut got = listing(&target.join("debug"));
+        got.sort();
+        assert_eq!(
+            got,
+            [
+                ".fingerprint/",
+                ".fingerprint/lab-api-0123456789abcdef/",
+                ".fingerprint/lab-api-0123456789abcdef/lib-lab_api = fp",
+                "build/",
+                "build/serde-0123456789abcdef/",
+                "build/serde-0123456789abcdef/output = out",
+                "deps/",
+                "deps/liblab_api-0123456789abcdef.rlib = api",
+            ]
+        );
+        let ino = |p: &Path| std::fs::metadata(p).unwrap().ino();
+        let rlib = "deps/liblab_api-0123456789abcdef.rlib";
+        assert_eq!(
+            ino(&debug.join(rlib)),
+            ino(&target.join("debug").join(rlib))
+        );
+        let fp = ".fingerprint/lab-api-0123456789abcdef/lib-lab_api";
+        assert_ne!(ino(&debug.join(fp)), ino(&target.join("debug").join(fp)));
+        // The same build again: the slot's target is left as it is.
+        put(
+            &target.join("debug/deps/libstudent-0a1b2c3d4e5f6071.rlib"),
+            "built",
+        );
+        seed(&debug, &target, &note).unwrap();
+        assert!(target
+            .join("debug/deps/libstudent-0a1b2c3d4e5f6071.rlib")
+            .exists());
+        // The kit built its libraries again: seeded afresh.
+        let file = std::fs::File::options()
+            .write(true)
+            .open(debug.join(fp))
+            .unwrap();
+        file.set_modified(std::time::SystemTime::UNIX_EPOCH + Duration::from_secs(7))
+            .unwrap();
+        drop(file);
+        seed(&debug, &target, &note).unwrap();
+        assert!(!target
+            .join("debug/deps/libstudent-0a1b2c3d4e5f6071.rlib")
+            .exists());
+        // A note that is a link is no note.
+        std::fs::remove_file(&note).unwrap();
+        put(&work.path().join("forged"), &seed_stamp(&debug).unwrap());
+        std::os::unix::fs::symlink(work.path().join("forged"), &note).unwrap();
+        put(&target.join("debug/deps/planted"), "x");
+        seed(&debug, &target, &note).unwrap();
+        assert!(!target.join("debug/deps/planted").exists());
     }
 }

@@ -1,11 +1,33 @@
-//! What rustc said about a unit, read from its diagnostics as data
-//! (`--error-format=json`: one JSON object a line on stderr): whose fault
-//! its errors are, decided from their fields, and the text a person reads,
-//! which is each diagnostic's `rendered` field (the exact text rustc's
-//! human format prints) with the closing tally turned into cargo's line.
+//! What rustc said about a unit, read from its diagnostics as data (the
+//! `message` of cargo's `compiler-message` lines: one JSON object a line):
+//! whose fault its errors are, decided from their fields, and the text a
+//! person reads, which is each diagnostic's `rendered` field (the exact
+//! text rustc's human format prints) with the closing tally turned into
+//! cargo's line.
 
-use super::unit::Unit;
 use serde::Deserialize;
+
+/// One of the compiler runs a build of learner code makes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Unit {
+    /// The learner's crate, `student/src/lib.rs`.
+    Student,
+    /// The core runner's `main`, linking the learner's crate.
+    CoreMain,
+    /// The advanced runner, with the learner's advanced.rs inside.
+    Advanced,
+}
+
+impl Unit {
+    /// The package and target cargo names in "could not compile".
+    fn cargo_name(self) -> &'static str {
+        match self {
+            Unit::Student => "`student` (lib)",
+            Unit::CoreMain => "`lab-runner` (bin \"lab-runner\")",
+            Unit::Advanced => "`lab-runner-advanced` (bin \"lab-runner-advanced\")",
+        }
+    }
+}
 
 /// rustc's codes for a prebuilt library it could not use (unreadable,
 /// invalid, or built by another rustc): no code of a learner's causes them.
@@ -127,10 +149,10 @@ fn lines(stderr: &str) -> Vec<Line> {
 pub(super) struct Said {
     /// As cargo shows it: what the learner reads.
     pub(super) as_cargo: String,
-    /// As rustc's human format prints it.
-    pub(super) as_rustc: String,
     /// Its errors are the learner's.
     pub(super) learners: bool,
+    /// It said at least one error.
+    pub(super) has_errors: bool,
 }
 
 /// What rustc said about `unit`, read from its stderr.
@@ -138,8 +160,10 @@ pub(super) fn read(stderr: &str, unit: Unit) -> Said {
     let lines = lines(stderr);
     Said {
         as_cargo: as_cargo_says(&lines, unit),
-        as_rustc: lines.iter().map(rendered).collect(),
         learners: learners_fault(unit, &lines),
+        has_errors: lines
+            .iter()
+            .any(|l| matches!(l, Line::Diagnostic(d) if d.is_error())),
     }
 }
 
@@ -223,10 +247,6 @@ mod tests {
         assert_eq!(
             said.as_cargo,
             "error[E0308]: mismatched types\n --> student/src/lib.rs:3:5\n\nerror: could not compile `student` (lib) due to 1 previous error; 1 warning emitted\n\nFor more information about this error, try `rustc --explain E0308`.\n"
-        );
-        assert_eq!(
-            said.as_rustc,
-            "error[E0308]: mismatched types\n --> student/src/lib.rs:3:5\n\nerror: aborting due to 1 previous error; 1 warning emitted\n\nFor more information about this error, try `rustc --explain E0308`.\n"
         );
         let warnings = r#"{"$message_type":"diagnostic","message":"2 warnings emitted","code":null,"level":"warning","spans":[],"children":[],"rendered":"warning: 2 warnings emitted\n"}"#;
         assert_eq!(read(warnings, Unit::Advanced).as_cargo, "");
