@@ -1433,6 +1433,101 @@ fn result_without_timing(out: &Path, name: &str) -> serde_json::Value {
     v
 }
 
+/// One slot, one submission after another (`--jobs 1`): honest victims
+/// graded before and after each submission that declares native libraries
+/// or exported statics however it hides them, and a submission whose
+/// signature changed graded right after one that compiled. Each victim
+/// scores exactly what it scores alone; each attacker gets the verdict
+/// fixtures/hostile/expected.json gives it; the changed signature does not
+/// compile, in the compiler's words and the kit's.
+#[test]
+fn one_slot_graded_in_turn_gives_every_submission_its_own_verdict() {
+    let (kit, _serial) = kit();
+    let run =
+        |dir: &Path, args: &[&str]| run_in_own_target(dir, "lab.sh", args, BUILD, "slot-turns");
+    let hostile = kit_root().join("fixtures/hostile");
+    let expected = json(&hostile.join("expected.json"));
+    let work = tempfile::tempdir().unwrap();
+    let attackers = [
+        "link-in-strings",
+        "link-in-raw-strings",
+        "link-by-macro",
+        "exported-statics",
+        "changed-signature",
+    ];
+    let victims = ["honest-perfect", "honest-stub"];
+    // Named so that grading takes them in this order: a victim, an
+    // attacker, a victim, …, a victim.
+    let class = work.path().join("class");
+    let mut order: Vec<(String, &str)> = Vec::new();
+    for (i, attacker) in attackers.iter().enumerate() {
+        order.push((format!("{:02}-victim", 2 * i), victims[i % 2]));
+        order.push((format!("{:02}-{attacker}", 2 * i + 1), attacker));
+    }
+    order.push(("99-victim".into(), victims[attackers.len() % 2]));
+    for (folder, name) in &order {
+        let to = class.join(folder).join("src");
+        std::fs::create_dir_all(&to).unwrap();
+        std::fs::copy(hostile.join(name).join("src/lib.rs"), to.join("lib.rs")).unwrap();
+    }
+    let grade = |out: &Path, subs: Vec<PathBuf>| {
+        let out = out.display().to_string();
+        let mut args: Vec<String> = ["grade", "--jobs", "1", "--seed", "7", "--out", &out]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        args.extend(subs.iter().map(|p| p.display().to_string()));
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        run(kit.path(), &args)
+    };
+    let alone = work.path().join("alone");
+    let r = grade(&alone, victims.iter().map(|v| hostile.join(v)).collect());
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    let out = work.path().join("out");
+    let r = grade(&out, order.iter().map(|(f, _)| class.join(f)).collect());
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    for (folder, name) in &order {
+        if victims.contains(name) {
+            assert_eq!(
+                result_without_timing(&out, folder),
+                result_without_timing(&alone, name),
+                "{folder}: {}",
+                r.stdout
+            );
+            continue;
+        }
+        let result = json(&out.join(folder).join("result.json"));
+        let want = &expected[*name];
+        assert_eq!(result["build"], want["build"], "{folder}: {result}");
+        let passed: Vec<&str> = result["steps"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|s| s["passed"] == true)
+            .map(|s| s["step"].as_str().unwrap())
+            .collect();
+        let wanted: Vec<&str> = want["steps_passed"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s.as_str().unwrap())
+            .collect();
+        assert_eq!(passed, wanted, "{folder}: {result}");
+    }
+    let changed = json(&out.join("09-changed-signature/result.json"));
+    let errors = changed["build_errors"].as_str().unwrap();
+    for words in [
+        "`retryable` in student/src/lib.rs:5",
+        "error[E0308]: mismatched types",
+        "expected fn pointer `fn(u16)",
+    ] {
+        assert!(errors.contains(words), "{words:?} in {errors}");
+    }
+    let linked = json(&out.join("01-link-in-strings/result.json"));
+    let errors = linked["build_errors"].as_str().unwrap();
+    assert!(errors.contains("lab_hostile_no_such_library"), "{errors}");
+}
+
 /// The hostile class: one submission per attack (fixtures/hostile/, each
 /// headed by what it tries), graded beside an honest correct solution and
 /// an honest stub. The victims get exactly what they get alone, before and
@@ -1480,7 +1575,7 @@ fn a_hostile_class_changes_nothing_but_its_own_grades() {
     }
     let target = kit_root().join("target/hostile");
     let judge = target.join("debug/lab-judge");
-    let slots = target.join("lab-slots-2");
+    let slots = target.join("lab-slots-3");
     let victims = ["honest-perfect", "honest-stub"];
     let grade = |out: &Path, names: &[&str], limit: Duration| {
         let out = out.display().to_string();

@@ -201,9 +201,9 @@ fn as_cargo_says(lines: &[Line], unit: Unit) -> String {
 }
 
 /// Whether a unit's errors are the learner's: always in their crate; in a
-/// runner, when one concerns the learner's items (a signature that differs
-/// from the contract names `student::`) or file (`advanced.rs`,
-/// `advanced::`). Never when rustc could not use one of the kit's prebuilt
+/// runner, when its link fails, or when one concerns the learner's items (a
+/// signature that differs from the contract names `student::`) or file
+/// (`advanced.rs`, `advanced::`). Never when rustc could not use one of the kit's prebuilt
 /// libraries. Warnings and notes count for nothing.
 fn learners_fault(unit: Unit, lines: &[Line]) -> bool {
     let errors = || {
@@ -219,6 +219,12 @@ fn learners_fault(unit: Unit, lines: &[Line]) -> bool {
     };
     if errors().any(kit) {
         return false;
+    }
+    // A runner's link takes the kit's libraries, which link alone, and the
+    // learner's code: what fails it (a native library, a symbol defined
+    // twice) came with the learner's code.
+    if unit != Unit::Student && errors().any(|d| d.message.starts_with("linking with ")) {
+        return true;
     }
     let marks: &[&str] = match unit {
         Unit::Student => return true,
@@ -291,5 +297,9 @@ mod tests {
         ));
         let other = r#"{"$message_type":"diagnostic","message":"found crate `lab_runner_core` compiled by an incompatible version of rustc","code":{"code":"E0514","explanation":null},"level":"error","spans":[{"file_name":"checks/runner/src/main.rs","line_start":9,"column_start":20,"label":null,"text":[{"text":"        retryable: student::retryable,"}],"expansion":null}],"children":[],"rendered":"error[E0514]: found crate `lab_runner_core` compiled by an incompatible version of rustc\n"}"#;
         assert!(!learners(Unit::CoreMain, other));
+        // The link of a runner: the learner's crate is what changed.
+        let link = r#"{"$message_type":"diagnostic","message":"linking with `cc` failed: exit status: 1","code":null,"level":"error","spans":[],"children":[{"message":"rust-lld: error: unable to find library -llab_hostile_no_such_library","code":null,"level":"note","spans":[],"children":[],"rendered":null}],"rendered":"error: linking with `cc` failed: exit status: 1\n"}"#;
+        assert!(learners(Unit::CoreMain, link));
+        assert!(learners(Unit::Advanced, link));
     }
 }

@@ -618,8 +618,29 @@ fn signatures_first(root: &Path, dir: &Path, runner: Runner, errors: String) -> 
             )
         })
         .collect();
+    let blocks = blocks(&errors);
+    // The compiler's own words about the checker's call: its heading and
+    // what it expected and found, without the source lines and
+    // suggestions, which point into the checker.
+    let said: Vec<&str> = blocks
+        .iter()
+        .filter(|b| b.starts_with("error") && b.contains("--> checks/"))
+        .flat_map(|b| {
+            b.lines().enumerate().filter_map(|(i, line)| {
+                let trimmed = line.trim_start_matches([' ', '|', '=']).trim_start();
+                let kept = i == 0
+                    || trimmed.starts_with("note: expected")
+                    || trimmed.starts_with("expected ")
+                    || trimmed.starts_with("found ");
+                kept.then_some(line)
+            })
+        })
+        .collect();
+    if !said.is_empty() {
+        text.push(said.join("\n"));
+    }
     text.extend(
-        blocks(&errors)
+        blocks
             .into_iter()
             .filter(|b| b.starts_with("error") && !b.contains("--> checks/")),
     );
