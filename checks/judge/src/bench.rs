@@ -45,7 +45,7 @@ fn timed(dir: &Path, target: &Path, program: &str, args: &[&str]) -> Result<f64,
 /// Saves `file` with a change, as a learner's save would: its last line
 /// becomes `// bench edit N`, N new each time. A touch alone would not do:
 /// a check compiles nothing when no source changed (see
-/// `compile::direct::note::up_to_date`).
+/// cargo's fingerprints).
 fn edit(file: &Path) -> Result<(), String> {
     static EDITS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
     let n = EDITS.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
