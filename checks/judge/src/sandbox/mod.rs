@@ -559,9 +559,13 @@ mod tests {
     fn a_path_of_wide_folders_grants_none_of_them() {
         let top = tempfile::tempdir().unwrap();
         let home = top.path().canonicalize().unwrap().join("home");
-        for d in ["bin", ".cargo/bin", ".cargo/registry"] {
+        for d in ["bin", ".cargo/bin", ".cargo/registry", "shims"] {
             std::fs::create_dir_all(home.join(d)).unwrap();
         }
+        // A build's programs, and a folder of others.
+        std::fs::write(home.join("bin/cc"), "").unwrap();
+        std::fs::write(home.join(".cargo/bin/cargo"), "").unwrap();
+        std::fs::write(home.join("shims/python"), "").unwrap();
         std::fs::write(home.join(".cargo/credentials.toml"), "token").unwrap();
         // A name for `/` that only resolving it shows.
         std::os::unix::fs::symlink("/", home.join("root-link")).unwrap();
@@ -578,6 +582,7 @@ mod tests {
             entry(".cargo"),
             entry("root-link"),
             "relative/bin".into(),
+            entry("shims"),
             entry("bin"),
             entry(".cargo/bin"),
             "/usr/bin".into(),
@@ -608,6 +613,7 @@ mod tests {
         for given in [home.join("bin"), home.join(".cargo/bin")] {
             assert!(tc.read.contains(&given), "{:?}", tc.read);
         }
+        assert!(!tc.read.contains(&home.join("shims")), "{:?}", tc.read);
         let passed = tc.env.iter().find(|(k, _)| k == "PATH").unwrap();
         assert_eq!(
             passed.1,

@@ -34,6 +34,10 @@ pub(super) const BUILD_SYSTEM: [&str; 7] = [
     "/etc/rustup",
 ];
 
+/// The programs a build starts by name: cargo, rustc, and the C compiler
+/// and linker rustc links with.
+const BUILD_PROGRAMS: [&str; 6] = ["cargo", "rustc", "cc", "gcc", "ld", "as"];
+
 /// Folders a PATH entry (or the folder of cargo or rustc) may never be nor
 /// lie beneath: configuration, the kernel's views, devices, runtime state.
 pub(super) const NEVER_WHOLE: [&str; 6] = ["/etc", "/proc", "/sys", "/dev", "/run", "/boot"];
@@ -44,7 +48,8 @@ pub(super) fn toolchain() -> &'static Toolchain {
 }
 
 /// The toolchain as the environment `var` describes it: the toolchain
-/// homes, the folders of PATH that hold programs (see [`program_folder`]),
+/// homes, the folders of PATH that hold a program a build runs (see
+/// [`BUILD_PROGRAMS`] and [`program_folder`]),
 /// the folders of the cargo and rustc actually run and that rustc's
 /// sysroot libraries — all found from paths, without starting a program.
 /// PATH is passed on with only the folders granted, in its order.
@@ -78,8 +83,12 @@ pub(super) fn toolchain_for(var: &dyn Fn(&str) -> Option<OsString>) -> Toolchain
     let mut path = Vec::new();
     if let Some(value) = var("PATH") {
         for entry in std::env::split_paths(&value) {
-            if let Some(dir) = entry
-                .is_absolute()
+            // Only folders of the programs a build runs: the rest of a
+            // grader's PATH (its language managers, its own tools) is none
+            // of a build's business, and would be compiled into any
+            // submission that reads `option_env!("PATH")`.
+            let used = BUILD_PROGRAMS.iter().any(|p| entry.join(p).is_file());
+            if let Some(dir) = (entry.is_absolute() && used)
                 .then(|| program_folder(&entry, &held))
                 .flatten()
             {
