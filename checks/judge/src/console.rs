@@ -201,7 +201,10 @@ pub fn report(results: &[StepResult], limits: &Limits, options: Console) -> (u64
         .map(|(name, (_, text))| {
             Trial::test(name, move || match text {
                 None => Ok(()),
-                Some(text) => Err(Failed::from(text)),
+                // The learner's message and output may hold controls a
+                // terminal would act on: shown as escapes, like every
+                // report a person reads.
+                Some(text) => Err(Failed::from(crate::visible::text(&text).into_owned())),
             })
         })
         .collect();

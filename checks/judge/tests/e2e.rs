@@ -1433,6 +1433,84 @@ fn result_without_timing(out: &Path, name: &str) -> serde_json::Value {
     v
 }
 
+/// Whether `text` holds a character a terminal, a spreadsheet or a page
+/// would act on instead of showing (line ends and tabs aside).
+fn acted_on(text: &str) -> Option<char> {
+    text.chars()
+        .find(|&c| lab_judge::visible::hidden(c) && !matches!(c, '\n' | '\t' | '\r'))
+}
+
+/// Text from learner code with bidirectional, C0 and C1 controls: every
+/// place a person reads it (the check's console, the grade's summaries,
+/// JUnit, Gradescope and Exercism) shows them as escapes, and result.json
+/// keeps them exact.
+#[test]
+fn controls_in_learner_text_are_shown_as_escapes_wherever_a_person_reads_them() {
+    let (kit, _serial) = kit();
+    let lib = kit_root().join("fixtures/hostile/bidi-text/src/lib.rs");
+    let lib_s = lib.display().to_string();
+    let r = run(
+        kit.path(),
+        "lab.sh",
+        &["check", "01", "--subject", &lib_s],
+        BUILD,
+    );
+    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+    for (what, text) in [("stdout", &r.stdout), ("stderr", &r.stderr)] {
+        assert_eq!(acted_on(text), None, "{what}: {text}");
+    }
+    assert!(r.stdout.contains("msg \\u{202e}gnp.exe"), "{}", r.stdout);
+    assert!(r.stdout.contains("\\u{9b}"), "{}", r.stdout);
+    let work = tempfile::tempdir().unwrap();
+    let out = work.path().join("out");
+    let sub = kit_root().join("fixtures/hostile/bidi-text");
+    let r = run(
+        kit.path(),
+        "lab.sh",
+        &[
+            "grade",
+            "--out",
+            &out.display().to_string(),
+            &sub.display().to_string(),
+        ],
+        BUILD,
+    );
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    assert_eq!(acted_on(&r.stdout), None, "{}", r.stdout);
+    for file in [
+        "summary.md",
+        "summary.csv",
+        "summary.html",
+        "bidi-text/junit.xml",
+        "bidi-text/gradescope/results.json",
+        "bidi-text/exercism/results.json",
+    ] {
+        let text = std::fs::read_to_string(out.join(file)).unwrap();
+        // JSON may write a control as \u001b, which is not acted on either.
+        assert_eq!(acted_on(&text), None, "{file}: {text}");
+    }
+    for file in [
+        "bidi-text/gradescope/results.json",
+        "bidi-text/exercism/results.json",
+        "bidi-text/junit.xml",
+    ] {
+        let text = std::fs::read_to_string(out.join(file)).unwrap();
+        assert!(text.contains("gnp.exe"), "{file} shows the message: {text}");
+    }
+    let exact = std::fs::read_to_string(out.join("bidi-text/result.json")).unwrap();
+    let exact: serde_json::Value = serde_json::from_str(&exact).unwrap();
+    let message = exact["steps"][0]["clauses"][0]["message"].as_str().unwrap();
+    assert!(
+        message.contains("msg \u{202e}gnp.exe \u{2066}x\u{1b}[2J"),
+        "{message}"
+    );
+    let output = exact["steps"][0]["clauses"][0]["output"].as_str().unwrap();
+    assert!(
+        output.contains("out \u{202e}gnp.exe \u{1b}[31mred\u{7}"),
+        "{output}"
+    );
+}
+
 /// One slot, one submission after another (`--jobs 1`): honest victims
 /// graded before and after each submission that declares native libraries
 /// or exported statics however it hides them, and a submission whose
