@@ -1728,6 +1728,19 @@ fn a_hostile_class_changes_nothing_but_its_own_grades() {
             "{v}"
         );
     }
+    // What a build lets a submission compile in names none of the
+    // grader's folders in its reports.
+    let compiled = std::fs::read_to_string(out.join("compiled-env/result.json")).unwrap();
+    let home = std::env::var("HOME").unwrap_or_default();
+    for place in [home.as_str(), &kit.path().display().to_string(), "pyenv"] {
+        assert!(
+            place.len() < 2 || !compiled.contains(place),
+            "{place} in {compiled}"
+        );
+    }
+    for shown in ["(\\\"CARGO_HOME\\\", Some(\\\"<", "<target>/lab-slots-3/"] {
+        assert!(compiled.contains(shown), "{shown} in {compiled}");
+    }
     let big = std::fs::read_to_string(out.join("big-file/result.json")).unwrap();
     assert!(big.contains("a file larger than the 64 MiB"), "{big}");
     // A build reads of /etc only what the toolchain needs.

@@ -654,6 +654,21 @@ mod tests {
             Some(_) => "panicked: <kit>/src and <kit>/target/x",
         };
         assert_eq!(scrub(text, root), want);
+        // The grader's home, CARGO_HOME and RUSTUP_HOME, most specific
+        // first, whatever a submission compiled in.
+        let grader = vec![
+            ("/home/g/.cargo".to_string(), "<cargo-home>"),
+            ("/opt/rustup".to_string(), "<rustup-home>"),
+            ("/home/g".to_string(), "<home>"),
+        ];
+        assert_eq!(
+            verdicts::scrub_places(
+                "PATH=/home/g/.cargo/bin:/home/g/.pyenv/shims CARGO=/opt/rustup/toolchains/x/bin/cargo",
+                Path::new("/k"),
+                grader
+            ),
+            "PATH=<cargo-home>/bin:<home>/.pyenv/shims CARGO=<rustup-home>/toolchains/x/bin/cargo"
+        );
     }
 
     #[test]

@@ -182,14 +182,42 @@ pub(super) fn needs_review(
     }
 }
 
-/// `text` with the kit's own location replaced by `<kit>` and its target
-/// folder (which may live elsewhere) by `<target>`: a student's report
-/// never shows where the kit and its slots live.
+/// The grader's own folders a build or a runner may see (through the
+/// variables cargo passes to the compiler, or the toolchain's paths), with
+/// the names reports show instead, most specific first.
+fn grader_places() -> Vec<(String, &'static str)> {
+    let var = |name: &str| std::env::var_os(name).map(std::path::PathBuf::from);
+    let home = var("HOME");
+    let cargo_home = var("CARGO_HOME").or_else(|| home.as_ref().map(|h| h.join(".cargo")));
+    let rustup_home = var("RUSTUP_HOME").or_else(|| home.as_ref().map(|h| h.join(".rustup")));
+    [
+        (cargo_home, "<cargo-home>"),
+        (rustup_home, "<rustup-home>"),
+        (home, "<home>"),
+    ]
+    .into_iter()
+    .filter_map(|(p, name)| Some((p?.display().to_string(), name)))
+    .collect()
+}
+
+/// `text` with the kit's own location replaced by `<kit>`, its target
+/// folder (which may live elsewhere) by `<target>`, and the grader's home,
+/// `CARGO_HOME` and `RUSTUP_HOME` by `<home>`, `<cargo-home>` and
+/// `<rustup-home>`: a student's report never shows where the kit and its
+/// slots live, nor the grader's own layout, whatever the submission
+/// compiled in.
 pub(super) fn scrub(text: &str, root: &Path) -> String {
+    scrub_places(text, root, grader_places())
+}
+
+/// [`scrub`], with the grader's folders `grader`.
+pub(super) fn scrub_places(text: &str, root: &Path, grader: Vec<(String, &str)>) -> String {
     let target = compile::target_dir(root).display().to_string();
     let root = root.display().to_string();
     let mut text = text.to_string();
-    for (place, name) in [(target, "<target>"), (root, "<kit>")] {
+    let mut places = vec![(target, "<target>"), (root, "<kit>")];
+    places.extend(grader);
+    for (place, name) in places {
         if place.len() > 1 {
             text = text.replace(&place, name);
         }
