@@ -36,6 +36,10 @@ fi
 
 build_judge() {
   local log bin="$CARGO_TARGET_DIR/debug/lab-judge"
+  # After a build, the judge is as new as what it was built from, even when
+  # cargo found nothing to do (a file only the tests read changed): the
+  # fast path below then holds until something changes again.
+  built() { touch "$bin" 2>/dev/null || true; }
   # Fast path: nothing the judge is built from is newer than the judge.
   if [ -x "$bin" ] && [ -z "$(find Cargo.toml Cargo.lock checks/api checks/wire checks/scripts checks/judge/src \
       checks/judge/Cargo.toml fixtures/cases fixtures/i18n fixtures/mistakes.json -newer "$bin" -print -quit 2>/dev/null)" ]; then
@@ -47,20 +51,28 @@ build_judge() {
     # On a terminal the learner sees at once that something is happening,
     # and cargo's own progress bar (cargo draws it only on a terminal).
     say building
-    cargo build -p lab-judge -p lab-runner-core && return 0
+    cargo build -p lab-judge -p lab-runner-core && { built; return 0; }
   fi
-  # Quiet (or, after a failure on a terminal, once more to read the reason).
   log=$(mktemp)
-  if ! cargo build --quiet -p lab-judge -p lab-runner-core 2>"$log"; then
-    # A manifest the learner broke is theirs to mend (status 3, as when
-    # their code does not compile); anything else is the kit's (status 4).
-    local status=4
-    if grep -q 'student/Cargo.toml' "$log"; then say manifest; status=3; else say kit_failed; fi
-    tail -n 30 "$log" >&2
-    rm -f "$log"
-    exit "$status"
+  local shown=no
+  if [ -t 2 ]; then
+    # After a failure on a terminal: once more, quietly, to read the reason.
+    cargo build --quiet -p lab-judge -p lab-runner-core 2>"$log" && { rm -f "$log"; built; return 0; }
+  else
+    # Not a terminal (a pipe, a file, an editor's task runner): the notice
+    # at once all the same, then cargo's progress as plain lines, one per
+    # crate, without escape sequences (pipefail: cargo's status counts).
+    say building
+    cargo build --color never -p lab-judge -p lab-runner-core 2>&1 | tee "$log" >&2 && { rm -f "$log"; built; return 0; }
+    shown=yes
   fi
+  # A manifest the learner broke is theirs to mend (status 3, as when
+  # their code does not compile); anything else is the kit's (status 4).
+  local status=4
+  if grep -q 'student/Cargo.toml' "$log"; then say manifest; status=3; else say kit_failed; fi
+  if [ "$shown" = no ]; then tail -n 30 "$log" >&2; fi
   rm -f "$log"
+  exit "$status"
 }
 
 selftest=no

@@ -1433,6 +1433,40 @@ fn result_without_timing(out: &Path, name: &str) -> serde_json::Value {
     v
 }
 
+/// When the checker must be built and the output is not a terminal (a
+/// pipe, a file, an editor's task runner), lab.sh says so at once and shows
+/// cargo's progress as plain lines; the next command, with nothing changed,
+/// says nothing of a build.
+#[test]
+fn a_build_of_the_checker_is_told_at_once_when_output_is_not_a_terminal() {
+    let (kit, _serial) = kit();
+    let table = std::fs::read_to_string(kit_root().join("fixtures/i18n/shell.txt")).unwrap();
+    let notice = table
+        .lines()
+        .find_map(|l| l.strip_prefix("en\tbuilding\t"))
+        .unwrap()
+        .to_string();
+    // A file lab.sh's freshness check watches, newer than the judge.
+    let watched = kit.path().join("fixtures/i18n/shell.txt");
+    std::fs::File::options()
+        .write(true)
+        .open(&watched)
+        .unwrap()
+        .set_modified(std::time::SystemTime::now())
+        .unwrap();
+    let r = run(kit.path(), "lab.sh", &["status"], BUILD);
+    assert_eq!(
+        r.stderr.lines().next(),
+        Some(notice.as_str()),
+        "{}",
+        r.stderr
+    );
+    assert!(r.stderr.contains("Finished"), "{}", r.stderr);
+    assert!(!r.stderr.contains('\u{1b}'), "{:?}", r.stderr);
+    let r = run(kit.path(), "lab.sh", &["status"], QUICK);
+    assert!(!r.stderr.contains(&notice), "{}", r.stderr);
+}
+
 /// Whether `text` holds a character a terminal, a spreadsheet or a page
 /// would act on instead of showing (line ends and tabs aside).
 fn acted_on(text: &str) -> Option<char> {
