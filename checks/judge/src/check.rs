@@ -205,10 +205,14 @@ pub fn run(root: &Path, args: &CheckArgs) -> u8 {
                 .subject
                 .as_ref()
                 .map_or("student/src/lib.rs".into(), |p| p.display().to_string());
-            println!(
-                "{}\n\n{errors}\n",
-                tr("run.build_failed", &[("path", &path)])
-            );
+            // A crate that compiles, with a declaration the checker cannot
+            // call, is told as that, not as a crate that does not compile.
+            let heading = if runners.core_declarations_differ {
+                "run.declaration_differs"
+            } else {
+                "run.build_failed"
+            };
+            println!("{}\n\n{errors}\n", tr(heading, &[("path", &path)]));
             println!("{seed_line}");
             println!("{}", closing(0, args.steps.len() as u64, 0));
             return status::DOES_NOT_COMPILE;

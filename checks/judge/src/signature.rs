@@ -103,15 +103,26 @@ fn shape(declaration: &str) -> String {
 /// A declaration on one line, its runs of white space made one space.
 fn spaced(declaration: &str) -> String {
     let one: Vec<&str> = declaration.split_whitespace().collect();
+    // A trailing comma before `)` goes with the line breaks it ended.
     one.join(" ")
         .replace("( ", "(")
-        .replace(" )", ")")
         .replace(", )", ")")
+        .replace(" )", ")")
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_declaration_over_several_lines_reads_as_one_without_its_trailing_comma() {
+        assert_eq!(
+            spaced("pub fn execute(\n    send: u8,\n    options: Options<'_>,\n) -> bool "),
+            "pub fn execute(send: u8, options: Options<'_>) -> bool"
+        );
+        // A one-element tuple keeps its comma.
+        assert_eq!(spaced("pub fn f(a: (u8,)) "), "pub fn f(a: (u8,))");
+    }
 
     const STUBS: &str = "pub fn retryable(status: u16) -> bool {\n    todo!()\n}\n\n\
         pub fn retryable_twice(x: u8) {}\n\
@@ -132,7 +143,7 @@ mod tests {
                 line: 7,
                 got: "pub fn backoff(attempt: u64, base: f64) -> Result<f64, InvalidArgument>"
                     .into(),
-                want: "pub fn backoff(attempt: u32, base: f64,) -> Result<f64, InvalidArgument>"
+                want: "pub fn backoff(attempt: u32, base: f64) -> Result<f64, InvalidArgument>"
                     .into(),
             }]
         );

@@ -1467,6 +1467,36 @@ fn a_build_of_the_checker_is_told_at_once_when_output_is_not_a_terminal() {
     assert!(!r.stderr.contains(&notice), "{}", r.stderr);
 }
 
+/// A crate that compiles with a declaration the checker cannot call is
+/// told as that, with the learner's declaration and the contract's each on
+/// one line, and never as a crate that does not compile.
+#[test]
+fn a_changed_declaration_is_told_as_one_not_as_a_crate_that_does_not_compile() {
+    let (kit, _serial) = kit();
+    let sub = kit_root().join("fixtures/hostile/changed-signature");
+    let r = run(
+        kit.path(),
+        "lab.sh",
+        &["check", "01", "--subject", &sub.display().to_string()],
+        BUILD,
+    );
+    assert_eq!(r.code, 3, "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stdout
+            .contains("compiles, but a declaration in it differs"),
+        "{}",
+        r.stdout
+    );
+    assert!(!r.stdout.contains("does not compile"), "{}", r.stdout);
+    for line in [
+        "    pub fn retryable(status: u32) -> bool\n",
+        "    pub fn retryable(status: u16) -> bool\n",
+        "error[E0308]: mismatched types",
+    ] {
+        assert!(r.stdout.contains(line), "{line:?} in {}", r.stdout);
+    }
+}
+
 /// Whether `text` holds a character a terminal, a spreadsheet or a page
 /// would act on instead of showing (line ends and tabs aside).
 fn acted_on(text: &str) -> Option<char> {

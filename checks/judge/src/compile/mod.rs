@@ -426,6 +426,10 @@ pub struct Runners {
     /// `None` when no core step was asked for; `Err` holds the compiler's
     /// first errors when the learner's crate does not compile.
     pub core: Option<Result<PathBuf, String>>,
+    /// The learner's crate compiles, but a declaration differs from the
+    /// contract's, so the core runner's calls do not (the `Err` of `core`
+    /// says which).
+    pub core_declarations_differ: bool,
     pub advanced: Advanced,
     _lock: std::fs::File,
 }
@@ -560,18 +564,29 @@ pub fn runners(
     } else {
         runners::build(&dir, &target, &wanted, limits, &reads, &env).map_err(kit_error)?
     };
+    // Each runner's binary, or the errors and whether a declaration differs.
     let result_of = |runner: Runner| {
         wanted
             .iter()
             .zip(&built)
             .find(|(r, _)| **r == runner)
-            .map(|(_, b)| {
-                b.clone()
-                    .map_err(|errors| signatures_first(root, &dir, runner, errors))
+            .map(|(_, b)| match b {
+                Ok(path) => (Ok(path.clone()), false),
+                Err(errors) => {
+                    let (text, differ) = signatures_first(root, &dir, runner, errors.clone());
+                    (Err(text), differ)
+                }
             })
     };
-    let core = result_of(Runner::Core);
-    let advanced = match (advanced, has_advanced, result_of(Runner::Advanced)) {
+    let (core, core_declarations_differ) = match result_of(Runner::Core) {
+        Some((result, differ)) => (Some(result), differ),
+        None => (None, false),
+    };
+    let advanced = match (
+        advanced,
+        has_advanced,
+        result_of(Runner::Advanced).map(|(r, _)| r),
+    ) {
         (false, _, _) => Advanced::NotAsked,
         (true, false, _) | (true, true, None) => Advanced::Absent,
         (true, true, Some(Ok(path))) => Advanced::Built(path),
@@ -579,6 +594,7 @@ pub fn runners(
     };
     Ok(Runners {
         core,
+        core_declarations_differ,
         advanced,
         _lock: lock,
     })
@@ -588,9 +604,10 @@ pub fn runners(
 /// a declaration, says which function, on which line, and what the contract
 /// fixes, and leaves out the compiler's messages about the checker's code
 /// (whose suggestions would be to edit the checker).
-fn signatures_first(root: &Path, dir: &Path, runner: Runner, errors: String) -> String {
+/// The text, and whether a declaration differs.
+fn signatures_first(root: &Path, dir: &Path, runner: Runner, errors: String) -> (String, bool) {
     if !errors.contains("--> checks/") {
-        return errors;
+        return (errors, false);
     }
     let file = match runner {
         Runner::Core => "lib.rs",
@@ -601,7 +618,7 @@ fn signatures_first(root: &Path, dir: &Path, runner: Runner, errors: String) -> 
     let stubs = read(root.join("fixtures/pristine").join(file));
     let found = crate::signature::mismatches(&learner, &stubs);
     if found.is_empty() {
-        return errors;
+        return (errors, false);
     }
     let mut text: Vec<String> = found
         .iter()
@@ -644,7 +661,7 @@ fn signatures_first(root: &Path, dir: &Path, runner: Runner, errors: String) -> 
             .into_iter()
             .filter(|b| b.starts_with("error") && !b.contains("--> checks/")),
     );
-    text.join("\n\n")
+    (text.join("\n\n"), true)
 }
 
 /// The crates a manifest's `[dependencies]` table names, sorted (for tests
