@@ -178,7 +178,11 @@ pub(super) fn build(
                     super::first_errors(&read.as_cargo, 20)
                 )));
             }
-            Err(super::failed_build(&exit, &stderr))
+            match super::failed_build(&exit, &stderr) {
+                // A student/Cargo.toml the learner broke is theirs.
+                BuildError::DoesNotCompile(why) => Ok(Err(why)),
+                kit => Err(kit),
+            }
         })
         .collect()
 }
