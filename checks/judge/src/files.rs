@@ -139,6 +139,50 @@ pub fn write_atomically(path: &Path, bytes: impl AsRef<[u8]>) -> io::Result<()> 
     std::fs::rename(&tmp, path)
 }
 
+/// `from` (a folder of a cargo target's profile folder) into `to`, as a
+/// build started from it needs: libraries and programs as hard links (rustc
+/// and the linker replace such a file through a new one, never in place),
+/// everything else (fingerprints, dependency files, build-script outputs,
+/// which cargo rewrites in place) as copies, times kept. Entries of `from`
+/// itself whose names `skip` says so of are left out, and so are links and
+/// other special files.
+pub fn seed_folder(from: &Path, to: &Path, skip: &dyn Fn(&str) -> bool) -> io::Result<()> {
+    seed_below(from, to, Some(skip))
+}
+
+fn seed_below(from: &Path, to: &Path, skip: Option<&dyn Fn(&str) -> bool>) -> io::Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::create_dir_all(to)?;
+    let Ok(entries) = std::fs::read_dir(from) else {
+        return Ok(());
+    };
+    for entry in entries {
+        let entry = entry?;
+        let name = entry.file_name();
+        if skip.is_some_and(|skip| skip(&name.to_string_lossy())) {
+            continue;
+        }
+        let (path, into) = (entry.path(), to.join(&name));
+        let kind = entry.file_type()?;
+        if kind.is_dir() {
+            seed_below(&path, &into, None)?;
+        } else if kind.is_file() {
+            let meta = entry.metadata()?;
+            let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
+            let binary = ["rlib", "rmeta", "so"].contains(&ext)
+                || (ext.is_empty() && meta.permissions().mode() & 0o111 != 0);
+            if !(binary && std::fs::hard_link(&path, &into).is_ok()) {
+                std::fs::copy(&path, &into)?;
+                std::fs::File::options()
+                    .write(true)
+                    .open(&into)?
+                    .set_modified(meta.modified()?)?;
+            }
+        }
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

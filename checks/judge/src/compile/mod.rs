@@ -536,6 +536,8 @@ pub fn runners(
             // Another check of the same kit waits: its build would replace
             // this one's runners while they run.
             let lock = slot::lock(&target.join("lab-build")).map_err(|e| e.to_string())?;
+            slot::clear_unless_kit_same(root, &target, &target.join("lab-build/subject"))
+                .map_err(|e| e.to_string())?;
             (root.to_path_buf(), target, lock, Vec::new(), Vec::new())
         }
         Some((slot, s)) => {

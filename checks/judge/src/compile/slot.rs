@@ -235,7 +235,7 @@ fn built_from_learner(name: &str) -> bool {
 /// incremental caches and build-script folders, what a killed rustc left
 /// half-written, and the build's temporary folder. What the kit's own
 /// crates and the registry's compiled to stays, so the next build is warm.
-fn clear_learner_outputs(target: &Path) -> io::Result<()> {
+fn clear_learner_outputs(target: &Path, keep_incremental: bool) -> io::Result<()> {
     match std::fs::symlink_metadata(target) {
         Ok(meta) if meta.is_dir() => {}
         Ok(_) => return remove(target),
@@ -248,6 +248,9 @@ fn clear_learner_outputs(target: &Path) -> io::Result<()> {
     }
     let debug = target.join("debug");
     for sub in ["", "deps", ".fingerprint", "build", "incremental"] {
+        if keep_incremental && sub == "incremental" {
+            continue;
+        }
         let dir = debug.join(sub);
         match std::fs::symlink_metadata(&dir) {
             Ok(meta) if meta.is_dir() => {}
@@ -332,44 +335,13 @@ fn seed(debug: &Path, target: &Path, note: &Path) -> io::Result<()> {
         remove(target)?;
     }
     for sub in SEEDED {
-        seed_folder(&debug.join(sub), &target.join("debug").join(sub), true)?;
+        crate::files::seed_folder(
+            &debug.join(sub),
+            &target.join("debug").join(sub),
+            &built_from_learner,
+        )?;
     }
     crate::files::write_atomically(note, stamp.as_bytes())
-}
-
-/// `from` into `to` as [`seed`] says; at the top (`top`), without the
-/// learner's units. Links and other special files are left out.
-fn seed_folder(from: &Path, to: &Path, top: bool) -> io::Result<()> {
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::create_dir_all(to)?;
-    let Ok(entries) = std::fs::read_dir(from) else {
-        return Ok(());
-    };
-    for entry in entries {
-        let entry = entry?;
-        let name = entry.file_name();
-        if top && built_from_learner(&name.to_string_lossy()) {
-            continue;
-        }
-        let (path, into) = (entry.path(), to.join(&name));
-        let kind = entry.file_type()?;
-        if kind.is_dir() {
-            seed_folder(&path, &into, false)?;
-        } else if kind.is_file() {
-            let meta = entry.metadata()?;
-            let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
-            let binary = ["rlib", "rmeta", "so"].contains(&ext)
-                || (ext.is_empty() && meta.permissions().mode() & 0o111 != 0);
-            if !(binary && std::fs::hard_link(&path, &into).is_ok()) {
-                std::fs::copy(&path, &into)?;
-                std::fs::File::options()
-                    .write(true)
-                    .open(&into)?
-                    .set_modified(meta.modified()?)?;
-            }
-        }
-    }
-    Ok(())
 }
 
 /// A slot made ready for a build.
@@ -430,15 +402,53 @@ pub(super) fn fill_slot(
 /// Clears `target` of an earlier subject's outputs unless `note` (the
 /// judge's own file) says the last subject built there was `this` one.
 fn clear_unless_same(target: &Path, note: &Path, this: &[u8]) -> io::Result<()> {
+    clear_unless(target, note, this, false)
+}
+
+/// [`clear_unless_same`], keeping rustc's incremental caches when
+/// `keep_incremental`.
+fn clear_unless(target: &Path, note: &Path, this: &[u8], keep_incremental: bool) -> io::Result<()> {
     let last = std::fs::symlink_metadata(note)
         .ok()
         .filter(|m| m.is_file())
         .and_then(|_| std::fs::read(note).ok());
     if last.as_deref() != Some(this) || !target.is_dir() {
-        clear_learner_outputs(target)?;
+        clear_learner_outputs(target, keep_incremental)?;
         crate::files::write_atomically(note, this)?;
     }
     Ok(())
+}
+
+/// Before a build of the kit's own `student/` at `root` into `target`:
+/// clears what was built there from other sources than these, whatever
+/// their modification times say. Cargo decides freshness by times, so a
+/// file put back with an older time, or another copy of the kit sharing
+/// the target folder, would otherwise be taken for what was built. The
+/// note (`note`, the judge's own file) holds the kit's path and every file
+/// of `student/`, whole. The learner's incremental caches stay: they are
+/// their own.
+pub(super) fn clear_unless_kit_same(root: &Path, target: &Path, note: &Path) -> io::Result<()> {
+    let mut this = format!("{}\n", root.display()).into_bytes();
+    let student = root.join("student");
+    let mut files = Vec::new();
+    crate::files::walk(&student, &|_| false, &mut |rel, folder| {
+        if !folder {
+            files.push(rel.to_path_buf());
+        }
+        Ok(())
+    })?;
+    files.sort();
+    for rel in files {
+        let path = student.join(&rel);
+        // A regular file only: a FIFO would wait for a writer.
+        if !std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_file()) {
+            continue;
+        }
+        let bytes = std::fs::read(&path)?;
+        this.extend(format!("{} {}\n", rel.display(), bytes.len()).into_bytes());
+        this.extend(bytes);
+    }
+    clear_unless(target, note, &this, true)
 }
 
 /// A subject's sources, whole, as the slot's note keeps them: the lengths
@@ -695,7 +705,7 @@ mod tests {
         )
         .unwrap();
 
-        clear_learner_outputs(&target).unwrap();
+        clear_learner_outputs(&target, false).unwrap();
         let mut want: Vec<String> = kept.iter().map(|s| s.to_string()).collect();
         want.push("debug/".into());
         want.sort();
@@ -782,5 +792,51 @@ mod tests {
         put(&target.join("debug/deps/planted"), "x");
         seed(&debug, &target, &note).unwrap();
         assert!(!target.join("debug/deps/planted").exists());
+    }
+
+    #[test]
+    fn the_kit_s_own_build_is_cleared_when_its_sources_differ_whatever_their_times() {
+        let work = tempfile::tempdir().unwrap();
+        let (kit, other, target) = (
+            work.path().join("kit"),
+            work.path().join("copy"),
+            work.path().join("target"),
+        );
+        let note = target.join("lab-build/subject");
+        put(&kit.join("student/src/lib.rs"), "fn a() {}");
+        put(&other.join("student/src/lib.rs"), "fn a() {}");
+        let runner = target.join("debug/lab-runner");
+        let cache = target.join("debug/incremental/student-3k1x9z0q2w7e/s-1/dep-graph.bin");
+        let built = || {
+            put(&runner, "built");
+            put(&cache, "cache");
+        };
+        built();
+        clear_unless_kit_same(&kit, &target, &note).unwrap();
+        assert!(!runner.exists(), "no note yet: cleared");
+        assert!(cache.exists(), "the learner's incremental cache stays");
+        built();
+        clear_unless_kit_same(&kit, &target, &note).unwrap();
+        assert!(runner.exists(), "the same sources: kept");
+        // The same bytes in another copy of the kit sharing the target.
+        clear_unless_kit_same(&other, &target, &note).unwrap();
+        assert!(!runner.exists(), "another kit: cleared");
+        built();
+        clear_unless_kit_same(&other, &target, &note).unwrap();
+        // A file put back with its old time: its bytes decide.
+        let lib = other.join("student/src/lib.rs");
+        let when = std::fs::metadata(&lib).unwrap().modified().unwrap();
+        std::fs::write(&lib, "fn b() {}").unwrap();
+        let file = std::fs::File::options().write(true).open(&lib).unwrap();
+        file.set_modified(when).unwrap();
+        drop(file);
+        clear_unless_kit_same(&other, &target, &note).unwrap();
+        assert!(!runner.exists(), "other bytes at the same time: cleared");
+        // A new module counts too.
+        built();
+        clear_unless_kit_same(&other, &target, &note).unwrap();
+        put(&other.join("student/src/more.rs"), "");
+        clear_unless_kit_same(&other, &target, &note).unwrap();
+        assert!(!runner.exists(), "a new file: cleared");
     }
 }

@@ -108,40 +108,12 @@ pub fn seed_target(from: &Path, name: &str) {
     }
     let partial = to.with_file_name(format!("debug.partial-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&partial);
-    let made = ["deps", "build", ".fingerprint"]
-        .iter()
-        .all(|sub| seed_folder(&from.join(sub), &partial.join(sub)).is_ok());
+    let made = ["deps", "build", ".fingerprint"].iter().all(|sub| {
+        lab_judge::files::seed_folder(&from.join(sub), &partial.join(sub), &|_| false).is_ok()
+    });
     if !made || std::fs::rename(&partial, &to).is_err() {
         let _ = std::fs::remove_dir_all(&partial);
     }
-}
-
-/// `from` into `to` as [`seed_target`] says: binaries linked, the rest
-/// copied, times kept; links and other special files left out.
-fn seed_folder(from: &Path, to: &Path) -> std::io::Result<()> {
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::create_dir_all(to)?;
-    for entry in std::fs::read_dir(from)? {
-        let entry = entry?;
-        let (path, into) = (entry.path(), to.join(entry.file_name()));
-        let kind = entry.file_type()?;
-        if kind.is_dir() {
-            seed_folder(&path, &into)?;
-        } else if kind.is_file() {
-            let meta = entry.metadata()?;
-            let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
-            let binary = ["rlib", "rmeta", "so"].contains(&ext)
-                || (ext.is_empty() && meta.permissions().mode() & 0o111 != 0);
-            if !(binary && std::fs::hard_link(&path, &into).is_ok()) {
-                std::fs::copy(&path, &into)?;
-                std::fs::File::options()
-                    .write(true)
-                    .open(&into)?
-                    .set_modified(meta.modified()?)?;
-            }
-        }
-    }
-    Ok(())
 }
 
 /// [`seed_target`] for `target/e2e`, which the end-to-end, browser and
