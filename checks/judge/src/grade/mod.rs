@@ -156,6 +156,7 @@ pub fn run_with(root: &Path, args: &GradeArgs, strict: bool) -> u8 {
         "{}",
         tr("grade.seed", &[("seed", &seed), ("command", &rerun)])
     );
+    crate::timing::peak_memory();
     review_status(&class.submissions)
 }
 
