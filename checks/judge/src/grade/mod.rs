@@ -655,6 +655,14 @@ mod tests {
             Some(_) => "panicked: <kit>/src and <kit>/target/x",
         };
         assert_eq!(scrub(text, root), want);
+        // Only whole path components: a neighbour whose name merely starts
+        // with the kit's, or a path that ends with it, is left alone.
+        let root = Path::new("/tmp/kit");
+        assert_eq!(
+            scrub("at /tmp/kit-tmp/x, /tmp/kit.old, /a/tmp/kit and \"/tmp/kit\"", root),
+            "at /tmp/kit-tmp/x, /tmp/kit.old, /a/tmp/kit and \"<kit>\""
+        );
+        assert_eq!(scrub("/tmp/kit/src/lib.rs:3", root), "<kit>/src/lib.rs:3");
     }
 
     #[test]
