@@ -337,7 +337,11 @@ mod tests {
         assert_eq!(capped("short"), "short");
         let long = "é".repeat(MESSAGE_CAP);
         let cut = capped(&long);
-        assert!(cut.len() <= MESSAGE_CAP && cut.ends_with('…'), "{}", cut.len());
+        assert!(
+            cut.len() <= MESSAGE_CAP && cut.ends_with('…'),
+            "{}",
+            cut.len()
+        );
         assert!(cut.len() > MESSAGE_CAP - 8);
     }
 

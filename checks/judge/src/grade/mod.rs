@@ -659,7 +659,10 @@ mod tests {
         // with the kit's, or a path that ends with it, is left alone.
         let root = Path::new("/tmp/kit");
         assert_eq!(
-            scrub("at /tmp/kit-tmp/x, /tmp/kit.old, /a/tmp/kit and \"/tmp/kit\"", root),
+            scrub(
+                "at /tmp/kit-tmp/x, /tmp/kit.old, /a/tmp/kit and \"/tmp/kit\"",
+                root
+            ),
             "at /tmp/kit-tmp/x, /tmp/kit.old, /a/tmp/kit and \"<kit>\""
         );
         assert_eq!(scrub("/tmp/kit/src/lib.rs:3", root), "<kit>/src/lib.rs:3");

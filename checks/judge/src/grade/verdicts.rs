@@ -207,7 +207,10 @@ fn replace_path(text: &str, place: &str, name: &str) -> String {
     let mut rest = text;
     while let Some(at) = rest.find(place) {
         let after = &rest[at + place.len()..];
-        let starts = rest[..at].chars().next_back().is_none_or(|c| !in_name(c) && c != '/');
+        let starts = rest[..at]
+            .chars()
+            .next_back()
+            .is_none_or(|c| !in_name(c) && c != '/');
         let ends = after.chars().next().is_none_or(|c| !in_name(c));
         out.push_str(&rest[..at]);
         out.push_str(if starts && ends { name } else { place });

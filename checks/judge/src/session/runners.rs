@@ -89,7 +89,10 @@ impl Tail {
             // One byte past the limit is enough to know it was passed.
             let room = (self.limit + 1).saturating_sub(self.read_to);
             let want = chunk.len().min(usize::try_from(room).unwrap_or(usize::MAX));
-            let n = self.file.read_at(&mut chunk[..want], self.read_to).unwrap_or(0);
+            let n = self
+                .file
+                .read_at(&mut chunk[..want], self.read_to)
+                .unwrap_or(0);
             if n == 0 {
                 return heard;
             }

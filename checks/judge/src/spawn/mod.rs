@@ -119,7 +119,8 @@ fn start(cmd: &mut Command, jail: Option<Jail>) -> io::Result<(Launched, Capture
 }
 
 /// The numbers descriptors are handed to children under (see
-/// `sandbox::Jail::hand`): a runner's cases, outcomes and token (`try
+/// `sandbox::Jail::hand`): a runner's cases and outcomes, and a third
+/// number kept free (once the token's, which no runner is handed now; `try
 /// 13`'s front socket reuses the first).
 pub const HANDED: std::ops::RangeInclusive<i32> = lab_wire::CASES_FD..=lab_wire::TOKEN_FD;
 
@@ -370,15 +371,16 @@ mod tests {
     fn a_poll_can_stop_a_child_at_once_and_only_progress_resets_the_case_limit() {
         let t = Instant::now();
         let mut polls = 0;
-        let (exit, _) = supervise_heard(Command::new("sleep").arg("30"), watch(5_000), None, || {
-            polls += 1;
-            if polls == 3 {
-                Heard::Stop
-            } else {
-                Heard::Nothing
-            }
-        })
-        .unwrap();
+        let (exit, _) =
+            supervise_heard(Command::new("sleep").arg("30"), watch(5_000), None, || {
+                polls += 1;
+                if polls == 3 {
+                    Heard::Stop
+                } else {
+                    Heard::Nothing
+                }
+            })
+            .unwrap();
         assert_eq!(exit, Exit::Stopped);
         assert!(t.elapsed() < Duration::from_secs(2));
         // Heard::Nothing does not keep a silent child alive past its limit.
