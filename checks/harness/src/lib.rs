@@ -43,17 +43,12 @@ fn handed(fd: i32) -> Option<std::fs::File> {
     Some(unsafe { std::fs::File::from_raw_fd(fd) })
 }
 
-/// The runner's `main`. The judge's secret for this runner is read (and
-/// its pipe closed) before any learner code runs: only the runner itself
-/// can then sign its own failures, so a submission cannot pass its crash
-/// off as a broken kit.
+/// The runner's `main`. A runner that cannot go on (broken input, a call
+/// it cannot serve) says why on stderr and exits 70; the judge treats that
+/// like any other end of the process, as the submission's: code that runs
+/// before `main` (a constructor) could say the same, so nothing the runner
+/// says makes a fault of the kit.
 pub fn serve(name: &str, dispatch: fn(Call) -> Observed, mode: Mode) -> ExitCode {
-    let token = handed(wire::TOKEN_FD).map_or_else(String::new, |mut pipe| {
-        use std::io::Read;
-        let mut token = String::new();
-        let _ = (&mut pipe).take(256).read_to_string(&mut token);
-        token
-    });
     refuse_other_programs();
     let args: Vec<String> = std::env::args().skip(1).collect();
     // Learner code runs on a thread of the runner's own making, with the
@@ -72,7 +67,7 @@ pub fn serve(name: &str, dispatch: fn(Call) -> Observed, mode: Mode) -> ExitCode
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("{name} {token}: {e}");
+            eprintln!("{name}: {e}");
             ExitCode::from(70)
         }
     }
@@ -218,9 +213,9 @@ fn run(args: &[String], dispatch: fn(Call) -> Observed) -> Result<(), String> {
 }
 
 /// The runner's stdout and stderr, when they are files (as the judge
-/// starts it): their offsets after each case tell what that case printed
-/// (the harness itself prints nothing between cases). A duplicate
-/// descriptor shares the offset, and only reads it.
+/// starts it: append-only, and never shrinking): their sizes after each
+/// case tell what that case printed (the harness itself prints nothing
+/// between cases). Sizes, not offsets: learner code may move an offset.
 struct Streams {
     out: Option<std::fs::File>,
     err: Option<std::fs::File>,
@@ -242,13 +237,18 @@ impl Streams {
         streams
     }
 
-    /// Both offsets, after flushing what Rust still buffers.
+    /// Both sizes, after flushing what Rust still buffers.
     fn at(&mut self) -> [Option<u64>; 2] {
-        use std::io::{Seek, Write};
+        use std::io::Write;
         let _ = std::io::stdout().flush();
         let _ = std::io::stderr().flush();
-        let pos = |f: &mut Option<std::fs::File>| f.as_mut().and_then(|f| f.stream_position().ok());
-        [pos(&mut self.out), pos(&mut self.err)]
+        let size = |f: &Option<std::fs::File>| {
+            f.as_ref()
+                .and_then(|f| f.metadata().ok())
+                .filter(|m| m.is_file())
+                .map(|m| m.len())
+        };
+        [size(&self.out), size(&self.err)]
     }
 
     /// What the case just run printed, if anything.
@@ -290,10 +290,27 @@ fn observe(dispatch: fn(Call) -> Observed, call: Call) -> Result<Observed, Strin
 /// The outcome of a learner panic with this message (as caught by the
 /// hook), and where the hook saw it happen.
 pub fn panicked(message: Option<&str>) -> Observed {
-    let message = message.unwrap_or("(a panic without a message)").to_string();
+    let message = capped(message.unwrap_or("(a panic without a message)"));
     let todo = message.starts_with("not yet implemented") || message.starts_with("not implemented");
     let at = PANIC_AT.with(|p| p.borrow_mut().take());
     Observed::Panicked { message, todo, at }
+}
+
+/// Most bytes of a panic message an outcome carries (the judge shows at
+/// most 4 KiB of any message, and an outcome line has a cap of its own).
+pub const MESSAGE_CAP: usize = 4096;
+
+/// `message`, cut at a character boundary to at most [`MESSAGE_CAP`] bytes
+/// and marked where cut.
+fn capped(message: &str) -> String {
+    if message.len() <= MESSAGE_CAP {
+        return message.to_string();
+    }
+    let mut end = MESSAGE_CAP - '…'.len_utf8();
+    while !message.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}…", &message[..end])
 }
 
 /// A source path as the learner knows it: from `student/` (the learner's
@@ -313,6 +330,20 @@ pub fn take_last_panic() -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::shown_path;
+
+    #[test]
+    fn a_long_panic_message_is_cut_to_the_cap_at_a_character() {
+        use super::{capped, MESSAGE_CAP};
+        assert_eq!(capped("short"), "short");
+        let long = "é".repeat(MESSAGE_CAP);
+        let cut = capped(&long);
+        assert!(
+            cut.len() <= MESSAGE_CAP && cut.ends_with('…'),
+            "{}",
+            cut.len()
+        );
+        assert!(cut.len() > MESSAGE_CAP - 8);
+    }
 
     #[test]
     fn panic_locations_read_from_the_learners_or_the_kits_folder() {

@@ -154,9 +154,13 @@ pub fn prepare(steps: &[&'static str], seed: u64) -> Vec<Prepared> {
         .collect()
 }
 
+/// Runs and judges one step. The step's whole time, shrinking included,
+/// is bounded by one suite limit: its runners, the per-status reruns and
+/// every shrinking round share one deadline.
 fn run_one(runner: &Path, p: Prepared, limits: Limits) -> io::Result<StepResult> {
     let started = std::time::Instant::now();
-    let run = session::run(runner, &p.suite, &p.cases?, &p.ids, limits)?;
+    let deadline = started + limits.suite;
+    let run = session::run(runner, &p.suite, &p.cases?, &p.ids, limits, deadline)?;
     crate::timing::phase(&format!("suite {} ran", p.suite.step), started);
     let verdicts = p
         .suite
@@ -171,7 +175,7 @@ fn run_one(runner: &Path, p: Prepared, limits: Limits) -> io::Result<StepResult>
         verdicts,
         elapsed: std::time::Duration::ZERO,
     };
-    shrink_failures(runner, &mut result, p.seed, limits)?;
+    shrink_failures(runner, &mut result, p.seed, limits, deadline)?;
     result.elapsed = started.elapsed();
     Ok(result)
 }
@@ -220,13 +224,22 @@ pub fn run_jobs(
 
 /// Replaces the first failure of every failing random clause by the
 /// simplest input found that still fails the same way (see `shrink`).
+/// Shrinking shares the step's `deadline`, and ends for the whole step at
+/// the first candidate that did not answer (timed out, not run, forged):
+/// a submission that hangs on the shrinker's candidates costs at most what
+/// its step may cost, and the simplest failure found so far is shown.
 fn shrink_failures(
     runner: &Path,
     result: &mut StepResult,
     seed: u64,
     limits: Limits,
+    deadline: std::time::Instant,
 ) -> io::Result<()> {
+    let mut unanswered = false;
     for c in 0..result.suite.clauses.len() {
+        if unanswered || std::time::Instant::now() >= deadline {
+            break;
+        }
         let key = result.suite.clauses[c].key.clone();
         let ClauseVerdict::Failed { faults, .. } = &result.verdicts[c] else {
             continue;
@@ -241,7 +254,7 @@ fn shrink_failures(
         let mut best: Option<(Check, Fault, Option<String>)> = None;
         for round in 0..shrink::ROUNDS {
             let checks = shrink::round(&current);
-            if checks.is_empty() {
+            if checks.is_empty() || std::time::Instant::now() >= deadline {
                 break;
             }
             let mini = Suite {
@@ -255,8 +268,9 @@ fn shrink_failures(
             let mut g = Gen::fork(seed, &format!("shrink-{key}-{round}"));
             let ids: Vec<String> = checks.iter().map(|_| g.id("s")).collect();
             let cases = session::write_cases(&mini, &ids)?;
-            let run = session::run(runner, &mini, &cases, &ids, limits)?;
+            let run = session::run(runner, &mini, &cases, &ids, limits, deadline)?;
             result.run.spent[c] += run.spent[0];
+            unanswered = run.got[0].iter().any(unanswered_candidate);
             let found =
                 checks
                     .iter()
@@ -273,6 +287,9 @@ fn shrink_failures(
             };
             current = check.clone();
             best = Some((check, f, output));
+            if unanswered {
+                break;
+            }
         }
         if let (Some((check, f, output)), ClauseVerdict::Failed { faults, total }) =
             (best, &mut result.verdicts[c])
@@ -287,6 +304,12 @@ fn shrink_failures(
         }
     }
     Ok(())
+}
+
+/// Whether a shrinking candidate got no answer of its own: shrinking stops
+/// there.
+fn unanswered_candidate(got: &Got) -> bool {
+    matches!(got, Got::TimedOut | Got::NotRun | Got::Forged(_))
 }
 
 /// Builds and runs the suites of `steps`, one runner process at a time.

@@ -175,7 +175,9 @@ fn crashed(exit: &Exit, stderr: &str) -> String {
         Exit::Signalled(signal) => tr("fault.signalled", &[("signal", signal)]),
         Exit::Failure(code) => tr("fault.exited", &[("code", code)]),
         Exit::Success => tr("fault.exited", &[("code", &0)]),
-        Exit::CaseTimeLimit | Exit::OverallTimeLimit | Exit::Flood => format!("{exit:?}"),
+        Exit::CaseTimeLimit | Exit::OverallTimeLimit | Exit::Flood | Exit::Stopped => {
+            format!("{exit:?}")
+        }
     }
 }
 

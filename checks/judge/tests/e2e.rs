@@ -1700,6 +1700,10 @@ fn a_hostile_class_changes_nothing_but_its_own_grades() {
         } else {
             std::fs::copy(&from, to.join("lib.rs")).unwrap_or_else(|e| panic!("{name}: {e}"));
         }
+        let advanced = hostile.join(name).join("src/advanced.rs");
+        if advanced.is_file() {
+            std::fs::copy(&advanced, to.join("advanced.rs")).unwrap();
+        }
     }
     // Compile-time attacks by absolute path: a student may know where the kit lives.
     let stub = std::fs::read_to_string(kit.path().join("fixtures/pristine/lib.rs")).unwrap();
@@ -1719,6 +1723,7 @@ fn a_hostile_class_changes_nothing_but_its_own_grades() {
     let judge = target.join("debug/lab-judge");
     let slots = target.join("lab-slots-3");
     let victims = ["honest-perfect", "honest-stub"];
+    let jobs = 2;
     let grade = |out: &Path, names: &[&str], limit: Duration| {
         let out = out.display().to_string();
         let mut args: Vec<String> = [
@@ -1737,7 +1742,19 @@ fn a_hostile_class_changes_nothing_but_its_own_grades() {
         .collect();
         args.extend(names.iter().map(|n| class.join(n).display().to_string()));
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
-        run(kit.path(), "lab.sh", &args, limit)
+        if let Some(build) = common::own_build() {
+            common::seed_target(&build, "hostile");
+        }
+        let mut all = vec!["lab.sh"];
+        all.extend_from_slice(&args);
+        common::run_program(
+            kit.path(),
+            "bash",
+            &all,
+            "hostile",
+            &[("LAB_TIMING", "1")],
+            limit,
+        )
     };
     let alone = work.path().join("alone");
     let r = grade(&alone, &victims, BUILD);
@@ -1757,6 +1774,26 @@ fn a_hostile_class_changes_nothing_but_its_own_grades() {
         "some attackers need review: {}{}",
         r.stdout, r.stderr
     );
+    // The judge's own memory, whatever the attackers wrote to it: at most
+    // 64 MiB per job (docs/INSTRUCTORS.md, "What one submission can cost").
+    let peak_kib: u64 = r
+        .stderr
+        .lines()
+        .find_map(|l| l.strip_prefix("timing: judge peak memory: "))
+        .and_then(|l| l.strip_suffix(" KiB"))
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no peak memory line: {}", r.stderr));
+    println!(
+        "hostile class of {}: {took:?}, judge peak memory {} MiB with --jobs {jobs}",
+        all.len(),
+        peak_kib >> 10
+    );
+    assert!(
+        peak_kib < (64 << 10) * jobs,
+        "the judge held {peak_kib} KiB"
+    );
+    // No step of any submission ran past its suite limit (45 s, shrinking
+    // included), and the class ended well within every submission's bound.
     assert!(took < Duration::from_secs(480), "the class took {took:?}");
     let summary = json(&out.join("summary.json"));
     let rows = summary["submissions"].as_array().unwrap();
@@ -1804,6 +1841,31 @@ fn a_hostile_class_changes_nothing_but_its_own_grades() {
     }
     for shown in ["(\\\"CARGO_HOME\\\", Some(\\\"<", "<target>/lab-slots-3/"] {
         assert!(compiled.contains(shown), "{shown} in {compiled}");
+    }
+    for name in &all {
+        let result = json(&out.join(name).join("result.json"));
+        for step in result["steps"].as_array().unwrap() {
+            let seconds = step["seconds"].as_f64().unwrap_or(0.0);
+            assert!(seconds < 47.0, "{name} step {}: {seconds} s", step["step"]);
+        }
+        // The kind of failure an attack earns, where expected.json names it.
+        let Some(faults) = expected.get(*name).and_then(|e| e.get("faults")) else {
+            continue;
+        };
+        for (step, kind) in faults.as_object().unwrap() {
+            let step = result["steps"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|s| s["step"] == *step)
+                .unwrap();
+            let first = step["clauses"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find_map(|c| c.get("fault"));
+            assert_eq!(first, Some(kind), "{name}: {step}");
+        }
     }
     let big = std::fs::read_to_string(out.join("big-file/result.json")).unwrap();
     assert!(big.contains("a file larger than the 64 MiB"), "{big}");

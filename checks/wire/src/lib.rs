@@ -25,8 +25,10 @@ pub const PROTOCOL: &str = "retry-lab.wire/4";
 pub const CASES_FD: i32 = 3;
 /// The descriptor a runner appends its outcome lines to.
 pub const OUTCOMES_FD: i32 = 4;
-/// The descriptor a runner reads the judge's secret for it from, once,
-/// before any learner code runs (a pipe; closed when read).
+/// A descriptor number the judge keeps free for runners. It once carried a
+/// secret that signed a runner's kit faults; code that runs before `main`
+/// could read it first, so no runner is handed one and nothing a runner
+/// says makes a kit fault.
 pub const TOKEN_FD: i32 = 5;
 
 /// First line of every cases file.

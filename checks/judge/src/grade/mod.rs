@@ -156,6 +156,7 @@ pub fn run_with(root: &Path, args: &GradeArgs, strict: bool) -> u8 {
         "{}",
         tr("grade.seed", &[("seed", &seed), ("command", &rerun)])
     );
+    crate::timing::peak_memory();
     review_status(&class.submissions)
 }
 
@@ -663,12 +664,23 @@ mod tests {
         ];
         assert_eq!(
             verdicts::scrub_places(
-                "PATH=/home/g/.cargo/bin:/home/g/.pyenv/shims CARGO=/opt/rustup/toolchains/x/bin/cargo",
+                "PATH \"/home/g/.cargo/bin:/home/g/.pyenv/shims\" CARGO \"/opt/rustup/toolchains/x/bin/cargo\"",
                 Path::new("/k"),
                 grader
             ),
-            "PATH=<cargo-home>/bin:<home>/.pyenv/shims CARGO=<rustup-home>/toolchains/x/bin/cargo"
+            "PATH \"<cargo-home>/bin:<home>/.pyenv/shims\" CARGO \"<rustup-home>/toolchains/x/bin/cargo\""
         );
+        // Only whole path components: a neighbour whose name merely starts
+        // with the kit's, or a path that ends with it, is left alone.
+        let root = Path::new("/tmp/kit");
+        assert_eq!(
+            scrub(
+                "at /tmp/kit-tmp/x, /tmp/kit.old, /a/tmp/kit and \"/tmp/kit\"",
+                root
+            ),
+            "at /tmp/kit-tmp/x, /tmp/kit.old, /a/tmp/kit and \"<kit>\""
+        );
+        assert_eq!(scrub("/tmp/kit/src/lib.rs:3", root), "<kit>/src/lib.rs:3");
     }
 
     #[test]

@@ -219,10 +219,33 @@ pub(super) fn scrub_places(text: &str, root: &Path, grader: Vec<(String, &str)>)
     places.extend(grader);
     for (place, name) in places {
         if place.len() > 1 {
-            text = text.replace(&place, name);
+            text = replace_path(&text, place.trim_end_matches('/'), name);
         }
     }
     text
+}
+
+/// `text` with every mention of the path `place` as whole components
+/// replaced by `name`: `/tmp/kit/src` and `/tmp/kit` are, `/tmp/kit-tmp`,
+/// `/tmp/kit.old` and `/x/tmp/kit` are not.
+fn replace_path(text: &str, place: &str, name: &str) -> String {
+    // Characters that continue a file name (a space or a quote ends one).
+    let in_name = |c: char| c.is_alphanumeric() || "-_.~+@%,=".contains(c);
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find(place) {
+        let after = &rest[at + place.len()..];
+        let starts = rest[..at]
+            .chars()
+            .next_back()
+            .is_none_or(|c| !in_name(c) && c != '/');
+        let ends = after.chars().next().is_none_or(|c| !in_name(c));
+        out.push_str(&rest[..at]);
+        out.push_str(if starts && ends { name } else { place });
+        rest = after;
+    }
+    out.push_str(rest);
+    out
 }
 
 /// Why a submission's crate may not compile, when its own manifest (the

@@ -326,6 +326,20 @@ mod tests {
     }
 
     #[test]
+    fn a_jailed_runner_cannot_shrink_a_file_even_its_own() {
+        let (_top, open, own, _) = folders();
+        let f = own.join("f");
+        let script = format!("exec truncate -s 0 {}", f.display());
+        let (code, text) = jailed(&script, &open, &own, true);
+        assert_ne!(code, 0, "{text}");
+        assert_eq!(std::fs::read_to_string(&f).unwrap(), "words");
+        // Landlock alone lets it through: the filter is what stops it.
+        let (code, text) = jailed(&script, &open, &own, false);
+        assert_eq!(code, 0, "{text}");
+        assert_eq!(std::fs::read_to_string(&f).unwrap(), "");
+    }
+
+    #[test]
     fn a_file_past_the_size_limit_stops_the_writer() {
         let (_top, open, own, _) = folders();
         let (code, _) = jailed(

@@ -12,7 +12,10 @@ use super::policy::Sockets;
 /// could otherwise date a slot's cargo fingerprints into the future, or
 /// take the execute bit off the judge), to namespaces, mounts, tracing,
 /// other processes' memory, BPF, kernel keys and modules, to raising its
-/// priority or setting a resource limit (reading one stays allowed), and to
+/// priority or setting a resource limit (reading one stays allowed), to
+/// shrinking a file or punching holes in it (ftruncate, truncate,
+/// fallocate) and to changing a descriptor's status flags (fcntl's
+/// F_SETFL, which could take O_APPEND off stdout), and to
 /// every socket `sockets` does not allow; ENOSYS to clone3, whose flags it
 /// cannot see (the C library then falls back to clone for threads). System
 /// calls of another ABI are refused.
@@ -91,6 +94,10 @@ pub(super) fn no_fork_filter(sockets: Sockets) -> Filter {
         SYS_sched_setparam,
         SYS_sched_setattr,
         SYS_socketpair,
+        // What was printed stays: no file shrinks, none loses its bytes.
+        SYS_ftruncate,
+        SYS_truncate,
+        SYS_fallocate,
     ];
     #[cfg(target_arch = "x86_64")]
     refused.extend([
@@ -152,6 +159,16 @@ pub(super) fn no_fork_filter(sockets: Sockets) -> Filter {
         program.push(jump(BPF_JEQ, nr as u32, 0, 1));
         program.push(errno(EPERM));
     }
+    // fcntl may not change a descriptor's status flags (F_SETFL): the
+    // judge hands stdout, stderr and the outcomes as append-only
+    // descriptors, and O_APPEND must stay on.
+    program.extend([
+        jump(BPF_JEQ, SYS_fcntl as u32, 0, 3),
+        load(24),
+        jump(BPF_JEQ, F_SETFL as u32, 0, 1),
+        errno(EPERM),
+        load(0),
+    ]);
     // prlimit64 only reads (its new limit is NULL): the C library asks for
     // the stack's limit when it starts.
     program.extend([

@@ -63,7 +63,8 @@ pub struct SuiteRun {
     pub spent: Vec<Duration>,
 }
 
-/// Runs a suite's cases. Batches that come back whole are spread over their
+/// Runs a suite's cases, all of them over by `deadline` (the step's, which
+/// its shrinking shares). Batches that come back whole are spread over their
 /// checks; a batch that hung, crashed, panicked or answered out of shape is
 /// run again one status per case, so every fault lands on its exact input.
 pub fn run(
@@ -72,9 +73,9 @@ pub fn run(
     cases: &CasesFile,
     ids: &[String],
     limits: Limits,
+    deadline: Instant,
 ) -> io::Result<SuiteRun> {
     let n: usize = suite.clauses.iter().map(|c| c.checks.len()).sum();
-    let deadline = Instant::now() + limits.suite;
     let batched = cases.batch.iter().any(|b| *b);
     let mut spent = vec![Duration::ZERO; suite.clauses.len()];
     let first = run_cases(runner, suite, cases, limits, deadline, !batched)?;

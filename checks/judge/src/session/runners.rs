@@ -3,67 +3,107 @@
 
 use super::cases::CasesFile;
 use super::printed::{flooded_at, printed_since, printed_text};
-use super::settle::{settle, signed_by_runner, Bad, Ended, Settled};
+use super::settle::{settle, Bad, Ended, Settled};
 use super::time_outs::time_out_now;
 use super::Got;
 use crate::limits::Limits;
 use crate::sandbox::{Jail, RunnerHome};
-use crate::spawn::{self, Exit, Watch};
+use crate::spawn::{self, Exit, Heard, Watch};
 use crate::suites::Suite;
 use lab_wire as wire;
-use std::io::{self, Write};
+use std::io;
 use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-/// Reads complete new lines from a growing file, by position: the offset
-/// the runner writes at (shared with this descriptor) is never moved.
+/// Longest outcome line the judge reads (a legitimate one is at most a few
+/// hundred KiB: step 08's longest traces; a panic message is cut at 4 KiB
+/// by the harness). A longer line is forged.
+pub(super) const LINE_CAP: usize = 1 << 20;
+
+/// Most outcome bytes the judge reads from the runners of one cases file
+/// together (every honest suite writes far less). Past it the case being
+/// answered is forged and the rest of the file is not run.
+pub(super) const OUTCOMES_CAP: u64 = 32 << 20;
+
+/// Most bytes read in one poll, so that the judge looks at its clocks and
+/// limits again between pieces.
+const READ_PER_POLL: usize = 256 << 10;
+
+/// Why an outcome line was not read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Overrun {
+    /// A line longer than [`LINE_CAP`].
+    LongLine,
+    /// More than the cap on all the outcomes.
+    TooMuch,
+}
+
+/// Reads complete new lines from a growing file, by position (the offset
+/// the runner writes at is never moved), in pieces of a fixed size, and
+/// never more than `limit` bytes in all. At most one line plus one piece is
+/// held at a time.
 struct Tail {
     file: std::fs::File,
     read_to: u64,
+    /// The most it may read in all.
+    limit: u64,
     pending: Vec<u8>,
 }
 
 impl Tail {
-    /// The complete lines that arrived since the last call (linear time:
-    /// the consumed prefix is dropped once, not line by line).
-    fn lines(&mut self) -> Vec<String> {
+    /// Hands each complete new line to `each` until it answers
+    /// [`Heard::Stop`], reading at most [`READ_PER_POLL`] new bytes; a line
+    /// past the cap, or bytes past the limit, are handed as an [`Overrun`].
+    /// Returns [`Heard::Stop`] when `each` did, else whether any line made
+    /// progress.
+    fn poll(&mut self, mut each: impl FnMut(Result<&str, Overrun>) -> Heard) -> Heard {
         use std::os::unix::fs::FileExt;
-        let mut chunk = [0u8; 64 << 10];
-        while let Ok(n @ 1..) = self.file.read_at(&mut chunk, self.read_to) {
-            self.pending.extend_from_slice(&chunk[..n]);
+        let mut heard = Heard::Nothing;
+        let mut read = 0;
+        let mut chunk = vec![0u8; 64 << 10];
+        loop {
+            let mut start = 0;
+            while let Some(len) = self.pending[start..].iter().position(|&b| b == b'\n') {
+                let answer = if len > LINE_CAP {
+                    each(Err(Overrun::LongLine))
+                } else {
+                    each(Ok(&String::from_utf8_lossy(
+                        &self.pending[start..start + len],
+                    )))
+                };
+                start += len + 1;
+                match answer {
+                    Heard::Stop => return Heard::Stop,
+                    Heard::Progress => heard = Heard::Progress,
+                    Heard::Nothing => {}
+                }
+            }
+            self.pending.drain(..start);
+            if self.pending.len() > LINE_CAP {
+                return each(Err(Overrun::LongLine));
+            }
+            if read >= READ_PER_POLL {
+                return heard;
+            }
+            // One byte past the limit is enough to know it was passed.
+            let room = (self.limit + 1).saturating_sub(self.read_to);
+            let want = chunk.len().min(usize::try_from(room).unwrap_or(usize::MAX));
+            let n = self
+                .file
+                .read_at(&mut chunk[..want], self.read_to)
+                .unwrap_or(0);
+            if n == 0 {
+                return heard;
+            }
             self.read_to += n as u64;
+            if self.read_to > self.limit {
+                return each(Err(Overrun::TooMuch));
+            }
+            read += n;
+            self.pending.extend_from_slice(&chunk[..n]);
         }
-        let mut lines = Vec::new();
-        let mut start = 0;
-        while let Some(len) = self.pending[start..].iter().position(|&b| b == b'\n') {
-            lines.push(String::from_utf8_lossy(&self.pending[start..start + len]).into_owned());
-            start += len + 1;
-        }
-        self.pending.drain(..start);
-        lines
     }
-}
-
-/// A pipe holding `bytes`, its write end already closed: the read end.
-fn pipe_holding(bytes: &[u8]) -> io::Result<std::os::fd::OwnedFd> {
-    use std::os::fd::FromRawFd;
-    let mut fds = [0; 2];
-    // SAFETY: pipe2 fills `fds` with two new descriptors only we hold.
-    if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) } != 0 {
-        return Err(io::Error::last_os_error());
-    }
-    // SAFETY: both are open and owned by nobody else.
-    let (read, write) = unsafe {
-        (
-            std::os::fd::OwnedFd::from_raw_fd(fds[0]),
-            std::fs::File::from_raw_fd(fds[1]),
-        )
-    };
-    // A few dozen bytes: far below a pipe's capacity, never blocks.
-    (&write).write_all(bytes)?;
-    drop(write);
-    Ok(read)
 }
 
 /// What the runners made of a cases file, per case (by case index).
@@ -87,8 +127,6 @@ struct Started {
     jail: Jail,
     /// The file it writes its outcomes into, read by position.
     outcomes: Tail,
-    /// The run's secret, which the runner signs a fault of the kit with.
-    token: String,
 }
 
 /// A runner that starts at case `from` of `cases` (`careful`: flushing
@@ -96,20 +134,23 @@ struct Started {
 ///
 /// The runner gets a fresh, empty folder of its own; everything the judge
 /// gives it or takes from it travels through descriptors (the cases,
-/// sealed; the outcomes; the token, in a pipe), so nothing it can write or
-/// replace is ever opened by the judge. A bare program name: nothing it is
-/// told names a place outside.
+/// sealed; the outcomes, append-only), so nothing it can write or replace
+/// is ever opened by the judge. It is handed no secret: nothing it says
+/// can make a fault of the kit. A bare program name: nothing it is told
+/// names a place outside. The judge reads at most `budget` bytes of its
+/// outcomes.
 fn start(
     runner: &Path,
     cases: &CasesFile,
     limits: Limits,
-    from: usize,
-    careful: bool,
+    (from, careful): (usize, bool),
+    budget: u64,
 ) -> io::Result<Started> {
     let outcomes = spawn::private_file()?;
     let tail = Tail {
         file: outcomes.try_clone()?,
         read_to: 0,
+        limit: budget,
         pending: Vec::new(),
     };
     let home = RunnerHome::new(runner, limits.confinement)?;
@@ -119,7 +160,6 @@ fn start(
     if careful {
         cmd.arg("careful");
     }
-    let token = crate::rng::nonce();
     let jail = crate::sandbox::runner(
         &home.program,
         &home,
@@ -128,14 +168,12 @@ fn start(
     )?
     .named("lab-runner")
     .hand(cases.file.try_clone()?.into(), wire::CASES_FD)
-    .hand(outcomes.into(), wire::OUTCOMES_FD)
-    .hand(pipe_holding(token.as_bytes())?, wire::TOKEN_FD);
+    .hand(spawn::appending(&outcomes)?.into(), wire::OUTCOMES_FD);
     Ok(Started {
         home,
         cmd,
         jail,
         outcomes: tail,
-        token,
     })
 }
 
@@ -151,38 +189,56 @@ struct Answers<'a> {
     spans: Vec<(usize, wire::Printed)>,
     /// When the last answer arrived (at first, when the runner started).
     last: Instant,
+    /// Whether the outcomes went past [`OUTCOMES_CAP`].
+    too_much: bool,
 }
 
 impl Answers<'_> {
-    /// Takes one outcome line into `run`; after a line that does not belong,
-    /// nothing more is taken.
-    fn take(&mut self, line: &str, run: &mut CasesRun) {
+    /// Takes one outcome line into `run`: progress when it is the
+    /// well-formed outcome of the current case; anything else is forged
+    /// and stops the runner (nothing after it is read).
+    fn take(&mut self, line: Result<&str, Overrun>, run: &mut CasesRun) -> Heard {
+        use crate::catalog::tr;
         let (pos, n) = (self.pos, self.ids.len());
-        if self.forged.is_some() || pos >= n {
-            self.forged
-                .get_or_insert((pos.min(n - 1), format!("an extra outcome line: {line:.80}")));
-            return;
-        }
-        match wire::parse_outcome(line) {
-            Ok(o) if o.id == self.ids[pos] => {
-                if let Some(p) = o.printed {
-                    self.spans.push((pos, p));
+        let why = match line {
+            Err(Overrun::LongLine) => tr("forged.long_line", &[("kib", &(LINE_CAP >> 10))]),
+            Err(Overrun::TooMuch) => {
+                self.too_much = true;
+                tr("forged.too_much", &[("mib", &(OUTCOMES_CAP >> 20))])
+            }
+            Ok(line) if pos >= n => tr("forged.extra", &[("line", &quoted(line))]),
+            Ok(line) => match wire::parse_outcome(line) {
+                Ok(o) if o.id == self.ids[pos] => {
+                    if let Some(p) = o.printed {
+                        self.spans.push((pos, p));
+                    }
+                    run.got[pos] = Some(Got::Observed(o.observed));
+                    let now = Instant::now();
+                    run.spent[pos] += now - self.last;
+                    self.last = now;
+                    self.pos += 1;
+                    return Heard::Progress;
                 }
-                run.got[pos] = Some(Got::Observed(o.observed));
-                let now = Instant::now();
-                run.spent[pos] += now - self.last;
-                self.last = now;
-                self.pos += 1;
-            }
-            Ok(o) => {
-                self.forged = Some((
-                    pos,
-                    format!("outcome for id {:.40}, not {}", o.id, self.ids[pos]),
-                ))
-            }
-            Err(e) => self.forged = Some((pos, format!("unreadable outcome line ({e})"))),
-        }
+                Ok(o) => tr(
+                    "forged.other_id",
+                    &[("id", &quoted(&o.id)), ("expected", &self.ids[pos])],
+                ),
+                Err(_) => tr("forged.unreadable", &[("line", &quoted(line))]),
+            },
+        };
+        self.forged
+            .get_or_insert((pos.min(n.saturating_sub(1)), why));
+        Heard::Stop
     }
+}
+
+/// The start of a line the runner wrote, quoted: the submission's words.
+fn quoted(line: &str) -> String {
+    let mut end = line.len().min(80);
+    while !line.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{:?}", &line[..end])
 }
 
 /// Runs the cases of a cases file in as many runners as it takes; returns
@@ -212,6 +268,7 @@ pub(super) fn run_cases(
         printed: 0,
     };
     let (mut next, mut runners) = (0, 0);
+    let mut budget = OUTCOMES_CAP;
     // After a fast runner dies, its last outcomes may be lost: the cases from
     // the first missing one are rerun by a careful runner, which pins the
     // crash on its exact case.
@@ -222,8 +279,7 @@ pub(super) fn run_cases(
             mut cmd,
             jail,
             mut outcomes,
-            token,
-        } = start(runner, cases, limits, next, careful)?;
+        } = start(runner, cases, limits, (next, careful), budget)?;
         let watch = Watch {
             idle: limits.case,
             deadline,
@@ -235,16 +291,24 @@ pub(super) fn run_cases(
             forged: None,
             spans: Vec::new(),
             last: Instant::now(),
+            too_much: false,
         };
-        let (exit, captured) = spawn::supervise(&mut cmd, watch, Some(jail), || {
-            let lines = outcomes.lines();
-            for line in &lines {
-                answers.take(line, &mut run);
+        // Once a line is forged nothing more is read: the runner is stopped.
+        let (exit, captured) = spawn::supervise_heard(&mut cmd, watch, Some(jail), || {
+            if answers.forged.is_some() {
+                return Heard::Stop;
             }
-            !lines.is_empty()
+            outcomes.poll(|line| answers.take(line, &mut run))
         })?;
         runners += 1;
-        crate::timing::phase(&format!("runner {runners} of {} ended", suite.step), t0);
+        budget = budget.saturating_sub(outcomes.read_to);
+        crate::timing::phase(
+            &format!(
+                "runner {runners} of {} ended ({} bytes of outcomes)",
+                suite.step, outcomes.read_to
+            ),
+            t0,
+        );
         if answers.pos < n {
             run.spent[answers.pos] += answers.last.elapsed();
         }
@@ -261,7 +325,6 @@ pub(super) fn run_cases(
             n,
             start: next,
             careful,
-            signed: signed_by_runner(&captured.stderr_excerpt(256), &token),
         };
         let bad = match settle(ended) {
             Settled::Done => break,
@@ -269,10 +332,6 @@ pub(super) fn run_cases(
                 careful = true;
                 next = from;
                 continue;
-            }
-            Settled::KitFault => {
-                let why = captured.stderr_excerpt(2048);
-                return Err(io::Error::other(why.trim().to_string()));
             }
             Settled::Bad { at, crashed } => {
                 run.got[at] = Some(match crashed {
@@ -302,7 +361,7 @@ pub(super) fn run_cases(
         for o in run.output.iter_mut().skip(bad + 1) {
             *o = None;
         }
-        if exit == Exit::OverallTimeLimit {
+        if exit == Exit::OverallTimeLimit || answers.too_much {
             break;
         }
         careful = false;
@@ -314,4 +373,115 @@ pub(super) fn run_cases(
         }
     }
     Ok(run)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Write;
+
+    fn tail_of(bytes: &[u8], limit: u64) -> Tail {
+        let mut file = spawn::private_file().unwrap();
+        file.write_all(bytes).unwrap();
+        Tail {
+            file,
+            read_to: 0,
+            limit,
+            pending: Vec::new(),
+        }
+    }
+
+    fn outcome(id: &str) -> String {
+        let o = wire::Outcome {
+            id: id.to_string(),
+            observed: wire::Observed::Returned {
+                value: wire::Value::Bool { value: true },
+            },
+            printed: None,
+        };
+        wire::to_line(&o) + "\n"
+    }
+
+    #[test]
+    fn a_flood_of_lines_is_read_in_bounded_pieces_and_stops_at_the_first_line_refused() {
+        let mut tail = tail_of(&vec![b'\n'; 8 << 20], OUTCOMES_CAP);
+        let mut seen = 0;
+        let heard = tail.poll(|_| {
+            seen += 1;
+            Heard::Stop
+        });
+        assert_eq!((heard, seen), (Heard::Stop, 1));
+        assert!(tail.read_to <= 64 << 10, "{}", tail.read_to);
+        // A poll that refuses nothing still reads at most one poll's worth.
+        let mut tail = tail_of(&vec![b'\n'; 8 << 20], OUTCOMES_CAP);
+        let mut seen = 0;
+        tail.poll(|_| {
+            seen += 1;
+            Heard::Nothing
+        });
+        assert!(tail.read_to as usize <= READ_PER_POLL + (64 << 10));
+        assert_eq!(seen, tail.read_to as usize);
+        assert!(tail.pending.is_empty());
+    }
+
+    #[test]
+    fn a_line_past_its_cap_and_bytes_past_the_total_are_overruns() {
+        let mut long = vec![b'x'; LINE_CAP + 10];
+        long.push(b'\n');
+        let mut tail = tail_of(&long, OUTCOMES_CAP);
+        let mut got = Vec::new();
+        for _ in 0..20 {
+            if tail.poll(|l| {
+                got.push(l.map(str::len));
+                Heard::Stop
+            }) == Heard::Stop
+            {
+                break;
+            }
+        }
+        assert_eq!(got, vec![Err(Overrun::LongLine)]);
+        assert!(tail.pending.len() <= LINE_CAP + (64 << 10));
+        let mut tail = tail_of(&outcome("c1").repeat(10).into_bytes(), 100);
+        let mut got = Vec::new();
+        tail.poll(|l| {
+            got.push(l.is_ok());
+            Heard::Nothing
+        });
+        assert_eq!(got.last(), Some(&false), "{got:?}");
+        assert!(tail.read_to <= 101);
+    }
+
+    #[test]
+    fn only_the_current_cases_well_formed_outcome_is_progress() {
+        let ids = ["c1".to_string(), "c2".to_string()];
+        let mut run = CasesRun {
+            got: vec![None; 2],
+            output: vec![None; 2],
+            spent: vec![Duration::ZERO; 2],
+            printed: 0,
+        };
+        let mut answers = Answers {
+            ids: &ids,
+            pos: 0,
+            forged: None,
+            spans: Vec::new(),
+            last: Instant::now(),
+            too_much: false,
+        };
+        let c1 = outcome("c1");
+        assert_eq!(answers.take(Ok(c1.trim_end()), &mut run), Heard::Progress);
+        assert_eq!(answers.pos, 1);
+        // The same answer again is not the current case's: it stops the runner.
+        assert_eq!(answers.take(Ok(c1.trim_end()), &mut run), Heard::Stop);
+        assert_eq!(answers.pos, 1);
+        assert_eq!(answers.forged.as_ref().map(|f| f.0), Some(1));
+        assert!(run.got[1].is_none());
+        let mut fresh = Answers {
+            forged: None,
+            pos: 1,
+            ..answers
+        };
+        assert_eq!(fresh.take(Ok(""), &mut run), Heard::Stop);
+        assert!(fresh.forged.is_some());
+    }
 }

@@ -2,19 +2,6 @@
 
 use crate::spawn::Exit;
 
-/// The runner's own exit status when the kit, not the learner, is at fault.
-pub(super) const RUNNER_ERROR: i32 = 70;
-
-/// Whether a runner's stderr opens with its signature, `NAME TOKEN:`
-/// (`lab_harness::serve` writes it with the runner's own name). The token is
-/// the run's secret, which only the runner read, so learner code cannot pass
-/// a crash off as a fault of the kit; the name is not what is checked.
-pub(super) fn signed_by_runner(stderr: &str, token: &str) -> bool {
-    stderr
-        .split_once(' ')
-        .is_some_and(|(name, rest)| !name.is_empty() && rest.starts_with(&format!("{token}:")))
-}
-
 /// How one runner ended, as far as judging its cases goes.
 #[derive(Debug, Clone)]
 pub(super) struct Ended {
@@ -30,8 +17,6 @@ pub(super) struct Ended {
     /// The case the runner started at.
     pub(super) start: usize,
     pub(super) careful: bool,
-    /// Its stderr opens with the runner's own signature.
-    pub(super) signed: bool,
 }
 
 /// What the case a runner was stopped in gets.
@@ -50,8 +35,6 @@ pub(super) enum Settled {
     Done,
     /// A fast runner died: a careful one runs the cases again from `from`.
     Careful { from: usize },
-    /// The runner reported a fault of the kit.
-    KitFault,
     /// Case `at` went wrong; nothing the runner said after it is trusted.
     Bad { at: usize, crashed: Bad },
 }
@@ -75,7 +58,6 @@ pub(super) fn settle(e: Ended) -> Settled {
         // Every case answered before the runner died, hung or overflowed on
         // its way out: every outcome is in, the rest is not a case's doing.
         (None, None, _) if e.pos >= e.n => Settled::Done,
-        (None, None, Exit::Failure(RUNNER_ERROR)) if e.signed => Settled::KitFault,
         (None, None, Exit::Failure(_) | Exit::Signalled(_) | Exit::Success | Exit::Flood)
             if !e.careful =>
         {
@@ -108,7 +90,6 @@ mod tests {
             n: 10,
             start: 2,
             careful,
-            signed: false,
         }
     }
 
@@ -184,15 +165,5 @@ mod tests {
             settle(ended(Exit::Signalled(6), &quiet, 10, true)),
             Settled::Done
         );
-    }
-
-    #[test]
-    fn both_runners_sign_their_faults_and_only_with_the_token() {
-        assert!(signed_by_runner("lab-runner t0k: bad header", "t0k"));
-        assert!(signed_by_runner("lab-runner-advanced t0k: bad case", "t0k"));
-        assert!(!signed_by_runner("lab-runner guess: bad header", "t0k"));
-        assert!(!signed_by_runner("lab-runner-advanced : bad case", "t0k"));
-        assert!(!signed_by_runner("thread 'main' panicked", "t0k"));
-        assert!(!signed_by_runner(" t0k: no name", "t0k"));
     }
 }

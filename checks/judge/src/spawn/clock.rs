@@ -1,76 +1,38 @@
-//! The time a child's limit counts: its learner thread's own time, or its
-//! whole session's processor time.
+//! The time a child's limit counts: the wall clock, or its whole session's
+//! processor time.
 
-use std::fs::File;
 use std::time::{Duration, Instant};
 
 /// Which time a child's limit (`Watch::idle`) counts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Measure {
-    /// Its learner thread's own time (see [`Clock`]).
-    LearnerThread,
+    /// The wall clock: nothing the child does can slow it down.
+    Wall,
     /// The processor time of its whole session (see [`session_cpu`]).
     SessionCpu,
 }
 
-/// A child's own time: wall-clock time less the time the thread that runs
-/// learner code spent waiting for a CPU (`/proc/PID/task/TID/schedstat`).
-/// That thread is the child's first thread after its main one (a runner
-/// starts it before any learner code runs), or its main thread while it has
-/// no other. The time advances while that thread runs or sleeps, not while
-/// a busy machine keeps it off the processor, so a per-case limit gives the
-/// same verdict on a loaded machine as on an idle one (a flood reaches the
-/// output cap before a limit, an endless loop reaches the limit). Plain
-/// wall-clock time where the kernel does not say.
+/// The time a child's limit counts. A runner's case is timed on the wall
+/// clock: a clock read from one of the child's own threads would be the
+/// child's to stop (a thread started by learner code before the harness's,
+/// kept waiting for a processor by spinners of its own). Honest cases take
+/// milliseconds, so the 2 s a case may take leave room for a loaded
+/// machine; what a submission's own spinners cost it is its own.
 pub(super) struct Clock {
     pid: u32,
     measure: Measure,
     /// The session's processor time at the last look, and when to look again.
     cpu: (Duration, Instant),
-    /// The schedstat of the thread being timed, held open.
-    schedstat: Option<File>,
-    /// Whether that is the learner's thread (else the main one, for now).
-    found: bool,
-    /// The longest wait read so far.
-    waited: Duration,
     start: Instant,
 }
 
-/// How long a clock keeps looking for a child's second thread.
-const FIND_WORKER_FOR: Duration = Duration::from_secs(2);
-
 impl Clock {
     pub(super) fn of(pid: u32, measure: Measure) -> Clock {
-        let mut clock = Clock {
+        Clock {
             pid,
             measure,
             cpu: (Duration::ZERO, Instant::now()),
-            schedstat: File::open(format!("/proc/{pid}/schedstat")).ok(),
-            found: false,
-            waited: Duration::ZERO,
             start: Instant::now(),
-        };
-        if measure == Measure::LearnerThread {
-            clock.find_worker();
-        }
-        clock
-    }
-
-    /// Switches to the child's first thread after its main one, once it has one.
-    fn find_worker(&mut self) {
-        let Ok(tasks) = std::fs::read_dir(format!("/proc/{}/task", self.pid)) else {
-            return;
-        };
-        let first = tasks
-            .flatten()
-            .filter_map(|t| t.file_name().to_str().and_then(|n| n.parse::<u32>().ok()))
-            .filter(|tid| *tid != self.pid)
-            .min();
-        if let Some(tid) = first {
-            if let Ok(f) = File::open(format!("/proc/{}/task/{tid}/schedstat", self.pid)) {
-                self.schedstat = Some(f);
-                self.found = true;
-            }
         }
     }
 
@@ -81,15 +43,7 @@ impl Clock {
             }
             return self.cpu.0;
         }
-        let wall = self.start.elapsed();
-        if !self.found && wall < FIND_WORKER_FOR {
-            self.find_worker();
-        }
-        // A thread that has ended waits no more: its last reading stands.
-        if let Some(waited) = self.schedstat.as_ref().and_then(read_wait) {
-            self.waited = self.waited.max(waited);
-        }
-        wall.saturating_sub(self.waited)
+        self.start.elapsed()
     }
 }
 
@@ -133,15 +87,4 @@ fn session_cpu(sid: u32) -> Duration {
             .sum::<u64>();
     }
     Duration::from_millis(total * 1000 / ticks)
-}
-
-/// The second field of a schedstat file: nanoseconds spent runnable but
-/// waiting for a CPU.
-fn read_wait(file: &File) -> Option<Duration> {
-    use std::os::unix::fs::FileExt;
-    let mut buf = [0u8; 128];
-    let n = file.read_at(&mut buf, 0).ok()?;
-    let text = std::str::from_utf8(&buf[..n]).ok()?;
-    let ns = text.split_whitespace().nth(1)?.parse::<u64>().ok()?;
-    Some(Duration::from_nanos(ns))
 }

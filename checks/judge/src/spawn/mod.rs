@@ -18,7 +18,7 @@ mod folder;
 mod groups;
 mod launch;
 
-pub use captured::{excerpt, private_file, size, slice, Captured};
+pub use captured::{appending, excerpt, private_file, size, slice, Captured};
 pub use folder::folder_bytes;
 pub use groups::{become_subreaper, kill_all, kill_children_on_stop, reap_orphans};
 
@@ -49,6 +49,20 @@ pub enum Exit {
     Flood,
     /// What it wrote in its own folder grew past the jail's quota.
     FolderFull,
+    /// Stopped by its supervisor for what it wrote (see [`Heard::Stop`]).
+    Stopped,
+}
+
+/// What a supervisor's poll of a child's answers found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Heard {
+    /// Nothing new.
+    Nothing,
+    /// Progress: the case limit starts again.
+    Progress,
+    /// Something that ends the child at once (a line that does not belong,
+    /// answers past their cap).
+    Stop,
 }
 
 /// Limits of one supervised child.
@@ -88,13 +102,16 @@ fn start(cmd: &mut Command, jail: Option<Jail>) -> io::Result<(Launched, Capture
         arg0 = name;
         steps.push(step);
     }
+    // The child writes its output through append-only descriptors: what it
+    // printed stays counted, whatever it does to them afterwards.
+    let (stdout, stderr) = (appending(&captured.stdout)?, appending(&captured.stderr)?);
     let _guard = SPAWNING.lock().unwrap_or_else(|e| e.into_inner());
     let child = launch(
         cmd,
         cleared,
         arg0.as_deref(),
-        captured.stdout.as_raw_fd(),
-        captured.stderr.as_raw_fd(),
+        stdout.as_raw_fd(),
+        stderr.as_raw_fd(),
         &mut steps,
     )?;
     let slot = register(child.id() as i32);
@@ -102,7 +119,8 @@ fn start(cmd: &mut Command, jail: Option<Jail>) -> io::Result<(Launched, Capture
 }
 
 /// The numbers descriptors are handed to children under (see
-/// `sandbox::Jail::hand`): a runner's cases, outcomes and token (`try
+/// `sandbox::Jail::hand`): a runner's cases and outcomes, and a third
+/// number kept free (once the token's, which no runner is handed now; `try
 /// 13`'s front socket reuses the first).
 pub const HANDED: std::ops::RangeInclusive<i32> = lab_wire::CASES_FD..=lab_wire::TOKEN_FD;
 
@@ -161,16 +179,34 @@ pub fn supervise(
     cmd: &mut Command,
     watch: Watch,
     jail: Option<Jail>,
-    progress: impl FnMut() -> bool,
+    mut progress: impl FnMut() -> bool,
 ) -> io::Result<(Exit, Captured)> {
-    supervise_by(cmd, watch, jail, progress, Measure::LearnerThread)
+    let heard = move || {
+        if progress() {
+            Heard::Progress
+        } else {
+            Heard::Nothing
+        }
+    };
+    supervise_by(cmd, watch, jail, heard, Measure::Wall)
+}
+
+/// [`supervise`], with a poll that may also stop the child at once
+/// ([`Heard::Stop`], which ends it as [`Exit::Stopped`]).
+pub fn supervise_heard(
+    cmd: &mut Command,
+    watch: Watch,
+    jail: Option<Jail>,
+    heard: impl FnMut() -> Heard,
+) -> io::Result<(Exit, Captured)> {
+    supervise_by(cmd, watch, jail, heard, Measure::Wall)
 }
 
 fn supervise_by(
     cmd: &mut Command,
     watch: Watch,
     jail: Option<Jail>,
-    mut progress: impl FnMut() -> bool,
+    mut progress: impl FnMut() -> Heard,
     measure: Measure,
 ) -> io::Result<(Exit, Captured)> {
     let quota = jail
@@ -194,9 +230,13 @@ fn supervise_by(
             };
         }
         let now = clock.now();
-        if progress() {
-            last_progress = now;
-            pause = Duration::from_micros(200);
+        match progress() {
+            Heard::Nothing => {}
+            Heard::Progress => {
+                last_progress = now;
+                pause = Duration::from_micros(200);
+            }
+            Heard::Stop => break Exit::Stopped,
         }
         if captured.bytes() > watch.output_cap {
             break Exit::Flood;
@@ -244,7 +284,7 @@ pub fn run_tool(
         deadline: Instant::now() + limit * TOOL_WALL_FACTOR,
         output_cap: 256 << 20,
     };
-    supervise_by(cmd, watch, jail, || false, Measure::SessionCpu)
+    supervise_by(cmd, watch, jail, || Heard::Nothing, Measure::SessionCpu)
 }
 
 #[cfg(test)]
@@ -312,6 +352,45 @@ mod tests {
         cmd.args(["-c", "yes flood"]);
         let (exit, _) = supervise(&mut cmd, watch(5_000), None, || false).unwrap();
         assert_eq!(exit, Exit::Flood);
+    }
+
+    #[test]
+    fn output_written_after_a_seek_back_is_added_not_written_over() {
+        let mut cmd = Command::new("python3");
+        cmd.args([
+            "-c",
+            "import os; os.write(1, b'abcdef'); os.lseek(1, 0, 0); os.pwrite(1, b'XY', 0); os.write(1, b'Z')",
+        ]);
+        let (exit, captured) = supervise(&mut cmd, watch(5_000), None, || false).unwrap();
+        assert_eq!(exit, Exit::Success);
+        assert_eq!(excerpt(&captured.stdout, 100), "abcdefXYZ");
+        assert_eq!(captured.bytes(), 9);
+    }
+
+    #[test]
+    fn a_poll_can_stop_a_child_at_once_and_only_progress_resets_the_case_limit() {
+        let t = Instant::now();
+        let mut polls = 0;
+        let (exit, _) =
+            supervise_heard(Command::new("sleep").arg("30"), watch(5_000), None, || {
+                polls += 1;
+                if polls == 3 {
+                    Heard::Stop
+                } else {
+                    Heard::Nothing
+                }
+            })
+            .unwrap();
+        assert_eq!(exit, Exit::Stopped);
+        assert!(t.elapsed() < Duration::from_secs(2));
+        // Heard::Nothing does not keep a silent child alive past its limit.
+        let t = Instant::now();
+        let (exit, _) = supervise_heard(Command::new("sleep").arg("30"), watch(300), None, || {
+            Heard::Nothing
+        })
+        .unwrap();
+        assert_eq!(exit, Exit::CaseTimeLimit);
+        assert!(t.elapsed() < Duration::from_secs(2));
     }
 
     #[test]
