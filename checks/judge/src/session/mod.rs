@@ -44,7 +44,8 @@ pub enum Got {
     Forged(String),
     /// Not run: an earlier case of the same clause already hung or crashed.
     Skipped,
-    /// Not run: the suite's time limit was reached first.
+    /// Not answered: the suite's time limit was reached first (before the
+    /// case ran, or while it ran within its own limit).
     NotRun,
 }
 

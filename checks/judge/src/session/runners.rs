@@ -340,6 +340,7 @@ pub(super) fn run_cases(
                         time_out_now(suite.step, &limits);
                         Got::TimedOut
                     }
+                    Bad::StepTimeUp => Got::NotRun,
                     Bad::Flooded => {
                         if flooded.is_none() {
                             run.output[at] = printed_since(&captured, &answers.spans);

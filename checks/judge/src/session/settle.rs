@@ -23,7 +23,11 @@ pub(super) struct Ended {
 #[derive(Debug, Clone, PartialEq)]
 pub(super) enum Bad {
     Forged(String),
+    /// No answer within the per-case limit.
     TimedOut,
+    /// The step's own time ran out while the case ran (before its own
+    /// limit): it was not answered, and is told so, not as a hang.
+    StepTimeUp,
     Flooded,
     Crashed(Exit),
 }
@@ -66,7 +70,8 @@ pub(super) fn settle(e: Ended) -> Settled {
         (None, None, exit) => Settled::Bad {
             at: e.pos,
             crashed: match exit {
-                Exit::CaseTimeLimit | Exit::OverallTimeLimit => Bad::TimedOut,
+                Exit::CaseTimeLimit => Bad::TimedOut,
+                Exit::OverallTimeLimit => Bad::StepTimeUp,
                 Exit::Flood => Bad::Flooded,
                 other => Bad::Crashed(other),
             },
@@ -119,6 +124,17 @@ mod tests {
         ] {
             assert_eq!(settle(ended(exit, &spans, pos, careful)), flood);
         }
+    }
+
+    #[test]
+    fn a_case_cut_by_the_step_s_time_is_not_told_as_a_hang() {
+        let quiet = [(3, printed([0, 10], [0, 0]))];
+        let bad = |exit: Exit| match settle(ended(exit, &quiet, 3, true)) {
+            Settled::Bad { at, crashed } => (at, crashed),
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(bad(Exit::CaseTimeLimit), (3, Bad::TimedOut));
+        assert_eq!(bad(Exit::OverallTimeLimit), (3, Bad::StepTimeUp));
     }
 
     #[test]
