@@ -247,7 +247,10 @@ fn clear_learner_outputs(target: &Path, keep_incremental: bool) -> io::Result<()
         remove(&tmp)?;
     }
     let debug = target.join("debug");
-    for sub in ["", "deps", ".fingerprint", "build", "incremental"] {
+    // Not `build/`: it holds the advanced runner's build script and what
+    // that printed, the kit's own code, which reads only whether the
+    // learner's file exists (cargo runs it again when the folder changes).
+    for sub in ["", "deps", ".fingerprint", "incremental"] {
         if keep_incremental && sub == "incremental" {
             continue;
         }
@@ -265,12 +268,27 @@ fn clear_learner_outputs(target: &Path, keep_incremental: bool) -> io::Result<()
             let name = name.to_string_lossy();
             // rustc writes metadata into a folder `rmeta<random>` first.
             let half_written = sub == "deps" && name.starts_with("rmeta");
-            if built_from_learner(&name) || half_written {
+            let script = sub == ".fingerprint" && is_build_script(&dir.join(&*name));
+            if (built_from_learner(&name) && !script) || half_written {
                 remove(&dir.join(&*name))?;
             }
         }
     }
     Ok(())
+}
+
+/// Whether the fingerprint folder `dir` is that of a build script (its
+/// compile or its run), whose files cargo names `build-script-…` and
+/// `run-build-script-…`: a folder of its own, never a link.
+fn is_build_script(dir: &Path) -> bool {
+    std::fs::symlink_metadata(dir).is_ok_and(|m| m.is_dir())
+        && std::fs::read_dir(dir).is_ok_and(|entries| {
+            entries.flatten().any(|e| {
+                let name = e.file_name();
+                let name = name.to_string_lossy();
+                name.starts_with("build-script-") || name.starts_with("run-build-script-")
+            })
+        })
 }
 
 /// The folders of a profile folder that seed a slot's target.
@@ -664,8 +682,7 @@ mod tests {
             "debug/deps/rmetaXy12Ab/full.rmeta",
             "debug/.fingerprint/student-0a1b2c3d4e5f6071/output-lib-student",
             "debug/.fingerprint/lab-runner-1111222233334444/bin-lab-runner",
-            "debug/.fingerprint/lab-runner-advanced-9999aaaabbbbcccc/run-build-script-build-script-build",
-            "debug/build/lab-runner-advanced-9999aaaabbbbcccc/output",
+            "debug/.fingerprint/lab-runner-advanced-1234abcd5678ef90/bin-lab-runner-advanced",
             "lab-tmp/rustcAbCdEf/x.o",
             "debug/incremental/student-3k1x9z0q2w7e/s-h1-abc-xyz/query-cache.bin",
             "debug/incremental/lab_runner-1a2b3c4d5e6f/s-h1-abc-xyz/dep-graph.bin",
@@ -673,6 +690,11 @@ mod tests {
         let kept = [
             "debug/.cargo-lock = x",
             "debug/build/",
+            // The advanced runner's build script, the kit's code: kept.
+            "debug/build/lab-runner-advanced-9999aaaabbbbcccc/",
+            "debug/build/lab-runner-advanced-9999aaaabbbbcccc/output = x",
+            "debug/.fingerprint/lab-runner-advanced-9999aaaabbbbcccc/",
+            "debug/.fingerprint/lab-runner-advanced-9999aaaabbbbcccc/run-build-script-build-script-build = x",
             "debug/build/serde-0123456789abcdef/",
             "debug/build/serde-0123456789abcdef/output = x",
             "debug/deps/",
