@@ -215,6 +215,29 @@ fn random_answer(g: &mut Gen, q: u32) -> Answer {
     }
 }
 
+/// The fraction whose pause, `0.02 + 0.01 × 0.34375`, is 3/128 exactly:
+/// with it every sum of grid times and pauses is exact.
+const EXACT_FRACTION: f64 = 0.34375;
+
+/// Redraws the suppliers' fractions until no pause test of the scenario
+/// depends on how a correct `fan_out` arranges `now + pause >= deadline`
+/// (a pause is off the 1/64 grid, so a time reached after another
+/// supplier's pause can round onto a tie). If a few draws do not do it,
+/// every pause becomes 3/128, which keeps all sums exact.
+pub(super) fn settle_pauses(s: &mut FanOutScript, g: &mut Gen) {
+    for _ in 0..16 {
+        if super::model::simulate(s).1.is_none() {
+            return;
+        }
+        for x in &mut s.suppliers {
+            x.fractions = vec![F64(g.sixty_fourths(0, 63))];
+        }
+    }
+    for x in &mut s.suppliers {
+        x.fractions = vec![F64(EXACT_FRACTION)];
+    }
+}
+
 /// The generated scripts, in order, each with its clause key.
 pub(super) fn scripts(g: &mut Gen) -> Vec<(&'static str, Script)> {
     let mut out = Vec::new();

@@ -12,7 +12,7 @@ mod view;
 
 use super::{fixture, Builder};
 use crate::rng::Gen;
-use lab_scripts::s13::Observed;
+use lab_scripts::s13::{Observed, Script};
 use model::model;
 
 pub fn build(step: &'static str, g: &mut Gen) -> Builder {
@@ -53,7 +53,10 @@ pub fn build(step: &'static str, g: &mut Gen) -> Builder {
         let (s, expect) = table::from_table(&case);
         b.add_script(fixture::clause(&case), &s, expect);
     }
-    for (key, s) in generate::scripts(g) {
+    for (key, mut s) in generate::scripts(g) {
+        if let Script::FanOut(f) = &mut s {
+            generate::settle_pauses(f, g);
+        }
         let expect = model(&s);
         b.add_script(key, &s, expect);
     }
