@@ -303,7 +303,9 @@ pub(super) fn scripts(g: &mut Gen) -> Vec<(&'static str, Script)> {
         if g.chance(1, 3) {
             s.held = s.capacity;
         }
-        match g.below(6) {
+        // Cases 0 to 5 break one rule of clause 6; 6 to 9 come as close to
+        // a rule as a valid request can (the other side of its line).
+        match g.below(10) {
             0 => s.suppliers.clear(),
             1 => {
                 let i = g.below(n as u64) as usize;
@@ -316,7 +318,51 @@ pub(super) fn scripts(g: &mut Gen) -> Vec<(&'static str, Script)> {
             }
             3 => s.request.quantity = 0,
             4 => s.request.id = g.pick(&["", " ", "\t", " \n ", "\u{3000}"]).to_string(),
-            _ => s.deadline = F64(*g.pick(&[f64::NAN, f64::INFINITY, f64::NEG_INFINITY])),
+            5 => s.deadline = F64(*g.pick(&[f64::NAN, f64::INFINITY, f64::NEG_INFINITY])),
+            6 => {
+                // Another supplier whose name differs only in ASCII case.
+                let mut copy = s.suppliers[0].clone();
+                let upper = copy.name.to_ascii_uppercase();
+                copy.name = if upper != copy.name {
+                    upper
+                } else {
+                    copy.name.to_ascii_lowercase()
+                };
+                let at = g.below(n as u64 + 1) as usize;
+                s.suppliers.insert(at, copy);
+                s.slots += 1;
+            }
+            7 => {
+                // A name of white space only, or one with white space
+                // around it next to the same name without.
+                let i = g.below(n as u64) as usize;
+                let name = *g.pick(&[" ", "\t", "  ", "\u{3000}"]);
+                let mut copy = s.suppliers[i].clone();
+                copy.name = if g.chance(1, 2) {
+                    name.to_string()
+                } else {
+                    format!("{}{name}", copy.name)
+                };
+                s.suppliers.push(copy);
+                s.slots += 1;
+            }
+            8 => {
+                s.request.id = format!(
+                    "{}{}{}",
+                    g.pick(&["", " ", "\t", "\u{3000}"]),
+                    g.pick(&["q 1", "q\t1", "q", "\u{a0}q"]),
+                    g.pick(&["", " ", "\n"]),
+                )
+            }
+            _ => {
+                s.request.quantity = 1;
+                for a in s.suppliers.iter_mut().flat_map(|x| &mut x.attempts) {
+                    if let Answer::Offer { quantity, .. } = &mut a.answer {
+                        *quantity = 1;
+                    }
+                }
+                s.deadline = F64(s.start.0 + 1024.0);
+            }
         }
         gen(&mut out, "invalid-input", Script::FanOut(s));
     }
