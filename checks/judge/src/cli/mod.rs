@@ -54,7 +54,10 @@ pub enum Command {
     /// `None` resets every step of lib.rs.
     Reset(Option<&'static str>),
     /// Creates (or puts back) student/src/advanced.rs from the stubs.
-    ResetAdvanced,
+    /// `reset --advanced`; `force` (`--force`) replaces a file with work in it.
+    ResetAdvanced {
+        force: bool,
+    },
     /// The kit's usage text (usage.txt): `help`, `--help`, or no command.
     Help,
     /// `COMMAND --help` (or `help COMMAND`): that command's own usage and
@@ -294,7 +297,11 @@ mod tests {
         assert!(matches!(command("reset 4"), Command::Reset(Some("04"))));
         assert!(matches!(
             command("reset --advanced"),
-            Command::ResetAdvanced
+            Command::ResetAdvanced { force: false }
+        ));
+        assert!(matches!(
+            command("reset --advanced --force"),
+            Command::ResetAdvanced { force: true }
         ));
         assert!(matches!(
             command("hint 04 --all"),
@@ -510,6 +517,8 @@ mod tests {
             "try 11 --nope",
             "reset --all 4",
             "reset --all --advanced",
+            "reset --all --force",
+            "reset 4 --force",
             "status now",
             "handout a b",
             "grade --merge",

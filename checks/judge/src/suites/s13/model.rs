@@ -169,8 +169,8 @@ pub(super) fn pause_test_is_exact(now: f64, pause: f64, deadline: f64) -> bool {
         pause >= deadline - now,
         deadline - pause <= now,
         now >= deadline - pause,
-        !(now + pause < deadline),
-        !(deadline - now > pause),
+        (now + pause).partial_cmp(&deadline) != Some(std::cmp::Ordering::Less),
+        (deadline - now).partial_cmp(&pause) != Some(std::cmp::Ordering::Greater),
         now - deadline + pause >= 0.0,
         pause - (deadline - now) >= 0.0,
     ];
