@@ -289,7 +289,7 @@ pub(super) fn scripts(g: &mut Gen) -> Vec<(&'static str, Script)> {
                 vec![
                     GateOp::Threads {
                         threads: g.int(2, 6) as u32,
-                        rounds: 200,
+                        rounds: 1000,
                     },
                     GateOp::InUse,
                 ],
