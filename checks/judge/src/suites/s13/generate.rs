@@ -238,6 +238,30 @@ pub(super) fn settle_pauses(s: &mut FanOutScript, g: &mut Gen) {
     }
 }
 
+/// Makes every offer's total differ from every other's, so that only the
+/// ranking clause's own scenarios have quotes with equal totals (a tie is
+/// ranked by name: that is `ranking`'s rule, not theirs).
+pub(super) fn distinct_totals(s: &mut FanOutScript) {
+    let mut seen = std::collections::BTreeSet::new();
+    for a in s.suppliers.iter_mut().flat_map(|x| &mut x.attempts) {
+        if let Answer::Offer {
+            unit_cents,
+            quantity,
+            shipping_cents,
+            ..
+        } = &mut a.answer
+        {
+            if *unit_cents < 0 || *shipping_cents < 0 || *unit_cents > 1 << 40 {
+                continue;
+            }
+            let total = |shipping: i64| *unit_cents * i64::from(*quantity) + shipping;
+            while !seen.insert(total(*shipping_cents)) {
+                *shipping_cents += 1;
+            }
+        }
+    }
+}
+
 /// The generated scripts, in order, each with its clause key.
 pub(super) fn scripts(g: &mut Gen) -> Vec<(&'static str, Script)> {
     let mut out = Vec::new();
@@ -366,11 +390,23 @@ pub(super) fn scripts(g: &mut Gen) -> Vec<(&'static str, Script)> {
         }
         gen(&mut out, "invalid-input", Script::FanOut(s));
     }
-    for _ in 0..12 {
+    for k in 0..12 {
         let n = g.int(1, 3) as usize;
         let answers: Vec<Vec<Answer>> = (0..n).map(|_| vec![transient(g), any_offer(g)]).collect();
         let mut s = gen_scenario(g, answers, 1);
         s.held = s.capacity;
+        if k % 3 == 2 {
+            // The other side: a gate with room. The pass must be held
+            // while run_all runs (in_use() == held + 1) and given back
+            // after. The deadline is the start, so no slot is ever granted
+            // and no call made: a slot mistake cannot show here first.
+            let offer = any_offer(g);
+            let mut one = gen_scenario(g, vec![vec![offer]], 1);
+            one.capacity = g.int(1, 3) as u32;
+            one.held = g.below(u64::from(one.capacity)) as u32;
+            one.deadline = one.start;
+            s = one;
+        }
         gen(&mut out, "rejected-when-full", Script::FanOut(s));
     }
     for _ in 0..12 {
