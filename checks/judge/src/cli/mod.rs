@@ -221,6 +221,10 @@ mod tests {
         assert!(!grade.contains("--subject"), "{grade}");
         assert!(help_for("watch --help").contains("--max-checks <N>"));
         assert!(help_for("reset --help").contains("--advanced"));
+        assert!(help_for("reset --help").contains("--force"));
+        // watch stops on q or Ctrl-C, not on any key (h is the next hint).
+        let watch = help_for("watch --help");
+        assert!(!watch.contains("any key") && watch.contains("q (or Ctrl-C)"), "{watch}");
         assert!(!help_for("bench --help").contains("--seed"));
         assert!(help_for("selftest --help").contains("--only <NAME>"));
     }
