@@ -224,7 +224,10 @@ mod tests {
         assert!(help_for("reset --help").contains("--force"));
         // watch stops on q or Ctrl-C, not on any key (h is the next hint).
         let watch = help_for("watch --help");
-        assert!(!watch.contains("any key") && watch.contains("q (or Ctrl-C)"), "{watch}");
+        assert!(
+            !watch.contains("any key") && watch.contains("q (or Ctrl-C)"),
+            "{watch}"
+        );
         assert!(!help_for("bench --help").contains("--seed"));
         assert!(help_for("selftest --help").contains("--only <NAME>"));
     }
