@@ -183,6 +183,25 @@ pub fn t(key: &str) -> String {
 mod tests {
     use super::*;
 
+    /// One thing, one name: the reserve of steps 11 and 12 is 预留时间 in
+    /// every Chinese text a learner reads (catalogs and step pages).
+    #[test]
+    fn the_reserve_has_one_chinese_name() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures");
+        let mut files = vec![root.join("i18n/zh.json")];
+        for dir in ["i18n/zh", "steps/zh"] {
+            for entry in std::fs::read_dir(root.join(dir)).unwrap().flatten() {
+                files.push(entry.path());
+            }
+        }
+        for file in files {
+            let text = std::fs::read_to_string(&file).unwrap();
+            for other in ["保留量", "储备"] {
+                assert!(!text.contains(other), "{}: {other}", file.display());
+            }
+        }
+    }
+
     #[test]
     fn languages_are_read_from_locale_names() {
         assert_eq!(lang_from("zh_CN.UTF-8"), Some(Lang::Zh));

@@ -153,8 +153,10 @@ pub fn failure_text(result: &StepResult, clause: usize, limits: &Limits) -> Opti
 /// check on the stubs, or one after a `reset`, fits on a screen.
 pub fn report(results: &[StepResult], limits: &Limits, options: Console) -> (u64, u64, u64) {
     let mut named: Vec<(String, Option<String>)> = Vec::new();
+    // Which result and clause each trial of `named` tells, if one alone.
+    let mut origin: Vec<Option<(usize, usize)>> = Vec::new();
     let mut not_started = Vec::new();
-    for result in results {
+    for (ri, result) in results.iter().enumerate() {
         let (step, function) = (result.suite.step, result.suite.function);
         if result.not_started() {
             not_started.push(format!("{step} {function} :: {}", t("trial.not_started")));
@@ -181,6 +183,7 @@ pub fn report(results: &[StepResult], limits: &Limits, options: Console) -> (u64
                             tr("trial.waits", &[("other", &other)])
                         );
                         named.push((name, failure_text(result, i, limits)));
+                        origin.push(None);
                     }
                 }
                 _ => {
@@ -190,10 +193,12 @@ pub fn report(results: &[StepResult], limits: &Limits, options: Console) -> (u64
                         *text += &format!("\n\n{}", crate::mistakes::line(id));
                     }
                     named.push((name, text));
+                    origin.push(Some((ri, i)));
                 }
             }
         }
     }
+    earlier_step_notes(results, &origin, &mut named);
     let names = aligned(named.iter().map(|(n, _)| n.clone()).collect());
     let trials: Vec<Trial> = names
         .into_iter()
@@ -239,6 +244,102 @@ pub fn report(results: &[StepResult], limits: &Limits, options: Console) -> (u64
         );
     }
     (passed, failed, not_started.len() as u64)
+}
+
+/// Steps that hand values to an earlier step's function: (step, the
+/// earlier step, the key of the earlier step's inputs that holds those
+/// values, the key of this step's inputs that holds them).
+const HANDED_ON: &[(&str, &str, &str, &str)] = &[("11", "10", "fields", "retry_after")];
+
+/// Every string in arrays under `key`, anywhere in `value`.
+fn strings_under(value: &serde_json::Value, key: &str, out: &mut Vec<String>) {
+    match value {
+        serde_json::Value::Object(map) => {
+            for (k, v) in map {
+                if k == key {
+                    if let serde_json::Value::Array(items) = v {
+                        out.extend(items.iter().filter_map(|i| i.as_str().map(str::to_string)));
+                    }
+                }
+                strings_under(v, key, out);
+            }
+        }
+        serde_json::Value::Array(items) => {
+            for item in items {
+                strings_under(item, key, out);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The inputs of a step's failed checks, per clause.
+fn failed_inputs(result: &StepResult, clause: usize) -> Vec<&serde_json::Value> {
+    let ClauseVerdict::Failed { faults, .. } = &result.verdicts[clause] else {
+        return Vec::new();
+    };
+    faults
+        .iter()
+        .filter_map(|(k, _)| result.suite.clauses[clause].checks.get(*k))
+        .filter_map(|c| match &c.call {
+            lab_wire::Call::Advanced { input, .. } => Some(input),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Under the first failed clause of a step whose failing check hands a
+/// value to an earlier step's function, when that earlier step fails its
+/// own checks on the same value in this run: a line that says so, so the
+/// learner mends the earlier function first.
+fn earlier_step_notes(
+    results: &[StepResult],
+    origin: &[Option<(usize, usize)>],
+    named: &mut [(String, Option<String>)],
+) {
+    for (ri, result) in results.iter().enumerate() {
+        let Some(&(_, earlier, theirs, ours)) =
+            HANDED_ON.iter().find(|(s, ..)| *s == result.suite.step)
+        else {
+            continue;
+        };
+        let Some(before) = results.iter().find(|r| r.suite.step == earlier) else {
+            continue;
+        };
+        let mut bad = Vec::new();
+        for c in 0..before.suite.clauses.len() {
+            for input in failed_inputs(before, c) {
+                strings_under(input, theirs, &mut bad);
+            }
+        }
+        if bad.is_empty() || result.not_started() || result.stub_reached().is_some() {
+            continue;
+        }
+        for c in 0..result.suite.clauses.len() {
+            let mut handed = Vec::new();
+            for input in failed_inputs(result, c) {
+                strings_under(input, ours, &mut handed);
+            }
+            let Some(value) = handed.iter().find(|v| bad.contains(v)) else {
+                continue;
+            };
+            let at = origin.iter().position(|o| *o == Some((ri, c)));
+            if let Some((_, Some(text))) = at.and_then(|k| named.get_mut(k)) {
+                *text += &format!(
+                    "\n\n{}",
+                    tr(
+                        "run.earlier_step_same_value",
+                        &[
+                            ("value", &format!("{value:?}")),
+                            ("earlier", &earlier),
+                            ("function", &crate::suites::function_of(earlier)),
+                        ],
+                    )
+                );
+            }
+            break;
+        }
+    }
 }
 
 /// Names padded so that libtest's column of results lines up on a

@@ -63,7 +63,7 @@ pub fn run(args: &[String]) -> u8 {
         cli::Command::Try(args) => live::run(&root, &args),
         cli::Command::Watch { check, max_checks } => learner::watch(&root, &check, max_checks),
         cli::Command::Reset(step) => learner::reset(&root, step),
-        cli::Command::ResetAdvanced => learner::reset_advanced(&root),
+        cli::Command::ResetAdvanced { force } => learner::reset_advanced(&root, force),
     };
     report_peak_memory();
     code

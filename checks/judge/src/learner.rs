@@ -431,7 +431,7 @@ pub fn reset(root: &Path, step: Option<&str>) -> u8 {
         }
     };
     let what = step.map_or_else(
-        || t("reset.all"),
+        || crate::suites::tr_steps("reset.all", &[]),
         |s| tr("reset.step", &[("step", &s), ("function", &function_of(s))]),
     );
     replace_file(root, &lib, Some(&current), &new, &what)
@@ -478,15 +478,24 @@ fn pristine_advanced(root: &Path) -> Result<String, u8> {
     })
 }
 
-/// `reset --advanced`: creates student/src/advanced.rs from the stubs, or
-/// puts the whole file back (after a backup).
-pub fn reset_advanced(root: &Path) -> u8 {
+/// `reset --advanced`: creates student/src/advanced.rs from the stubs, or,
+/// with `force` (`--force`), puts the whole file back (after a backup); an
+/// existing file that differs from the stubs is otherwise left alone.
+pub fn reset_advanced(root: &Path, force: bool) -> u8 {
     let pristine = match pristine_advanced(root) {
         Ok(p) => p,
         Err(code) => return code,
     };
     let file = root.join("student/src/advanced.rs");
     let current = std::fs::read_to_string(&file).ok();
+    // A file with work in it is replaced only when asked for explicitly.
+    if !force && current.as_deref().is_some_and(|c| c != pristine) {
+        eprintln!(
+            "lab: {}",
+            crate::suites::tr_steps("error.reset_advanced_exists", &[])
+        );
+        return status::USAGE;
+    }
     replace_file(
         root,
         &file,
@@ -508,7 +517,32 @@ fn reset_section(root: &Path, step: &str) -> u8 {
         return status::USAGE;
     };
     let section = crate::sections::section(&pristine, step).unwrap_or_default();
-    let new = match crate::sections::splice(&current, &section) {
+    let Some(mine) = crate::sections::section(&current, step) else {
+        eprintln!("lab: {}", tr("error.reset_no_section", &[("step", &step)]));
+        return status::USAGE;
+    };
+    // The rest of the file: what comes before the section and after it.
+    let elsewhere = current.replacen(&mine, "", 1);
+    let kept = match crate::keep::plan(&mine, &section, &elsewhere) {
+        crate::keep::Plan::Keep(kept) => kept,
+        crate::keep::Plan::Refuse { used, replaced } => {
+            eprintln!(
+                "lab: {}",
+                tr(
+                    "error.reset_would_break",
+                    &[("step", &step), ("used", &used), ("replaced", &replaced)],
+                )
+            );
+            return status::USAGE;
+        }
+    };
+    let mut part = section.trim_end().to_string();
+    for item in &kept {
+        part.push_str("\n\n");
+        part.push_str(&item.text);
+    }
+    part.push('\n');
+    let new = match crate::sections::splice(&current, &part) {
         Ok(new) => new,
         Err(_) => {
             eprintln!("lab: {}", tr("error.reset_no_section", &[("step", &step)]));
@@ -519,7 +553,22 @@ fn reset_section(root: &Path, step: &str) -> u8 {
         "reset.step",
         &[("step", &step), ("function", &function_of(step))],
     );
-    replace_file(root, &file, Some(&current), &new, &what)
+    let code = replace_file(root, &file, Some(&current), &new, &what);
+    if code == status::PASSED && !kept.is_empty() {
+        let names: Vec<String> = kept
+            .iter()
+            .filter(|i| i.kind != crate::keep::Kind::Impl)
+            .map(|i| format!("`{}`", i.names.join(", ")))
+            .collect();
+        println!(
+            "{}",
+            tr(
+                "reset.kept",
+                &[("step", &step), ("items", &names.join(", "))]
+            )
+        );
+    }
+    code
 }
 
 #[cfg(test)]
@@ -527,6 +576,116 @@ mod tests {
     use super::*;
 
     const SOURCE: &str = "pub use x::*;\n\n/// Doc.\n/// More.\npub fn a(s: &str) -> bool {\n    let c = '}';\n    let t = \"}{\";\n    // }\n    /* { */\n    if s.is_empty() { return true; }\n    false\n}\n\npub fn b<'a>(x: &'a str) -> &'a str {\n    x\n}\n";
+
+    /// A kit root in a temporary directory with the real stubs and
+    /// `advanced` as the learner's advanced.rs.
+    fn kit_with_advanced(advanced: &str) -> tempfile::TempDir {
+        let kit = tempfile::tempdir().unwrap();
+        let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+        std::fs::create_dir_all(kit.path().join("fixtures/pristine")).unwrap();
+        std::fs::create_dir_all(kit.path().join("student/src")).unwrap();
+        std::fs::copy(
+            repo.join("fixtures/pristine/advanced.rs"),
+            kit.path().join("fixtures/pristine/advanced.rs"),
+        )
+        .unwrap();
+        std::fs::write(kit.path().join("student/src/advanced.rs"), advanced).unwrap();
+        kit
+    }
+
+    fn reference() -> String {
+        let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+        std::fs::read_to_string(repo.join("solutions/advanced.rs")).unwrap()
+    }
+
+    #[test]
+    fn resetting_a_section_keeps_the_helpers_other_sections_call() {
+        // Step 11 grows a private helper and a type of its own; step 12
+        // calls the helper.
+        let file = reference()
+            .replacen(
+                "// ===== step 12:",
+                "/// Seconds from `now` to `deadline`.\nfn time_left(deadline: f64, now: f64) -> f64 {\n    Span(deadline - now).0\n}\n\nstruct Span(f64);\n\n// ===== step 12:",
+                1,
+            )
+            .replacen(
+                "sleeper.sleep(target - now);",
+                "sleeper.sleep(time_left(target, now));",
+                1,
+            );
+        let kit = kit_with_advanced(&file);
+        assert_eq!(reset_section(kit.path(), "11"), status::PASSED);
+        let after = std::fs::read_to_string(kit.path().join("student/src/advanced.rs")).unwrap();
+        let eleven = crate::sections::section(&after, "11").unwrap();
+        let stubs =
+            crate::sections::section(&pristine_advanced(kit.path()).unwrap(), "11").unwrap();
+        assert!(eleven.starts_with(stubs.trim_end()), "{eleven}");
+        assert!(
+            eleven.contains("fn time_left(deadline: f64, now: f64) -> f64 {"),
+            "{eleven}"
+        );
+        assert!(eleven.contains("struct Span(f64);"), "{eleven}");
+        assert!(
+            eleven.contains("/// Seconds from `now` to `deadline`."),
+            "{eleven}"
+        );
+        // What nothing else uses goes, as before.
+        assert!(!eleven.contains("if wait + reserve <= left"), "{eleven}");
+        // The rest of the file is untouched.
+        for other in ["09", "10", "12", "13"] {
+            assert_eq!(
+                crate::sections::section(&after, other),
+                crate::sections::section(&file, other)
+            );
+        }
+    }
+
+    #[test]
+    fn a_reset_that_would_break_another_section_changes_nothing() {
+        // Step 12 calls a method step 09 added to its own Deadline, which
+        // the stubs replace.
+        let file = reference()
+            .replacen(
+                "    /// True once nothing remains",
+                "    pub fn at(&self) -> f64 {\n        self.deadline\n    }\n\n    /// True once nothing remains",
+                1,
+            )
+            .replacen(
+                "// ===== step 13:",
+                "fn _uses_at(d: &Deadline) -> f64 {\n    d.at()\n}\n\n// ===== step 13:",
+                1,
+            );
+        let kit = kit_with_advanced(&file);
+        assert_eq!(reset_section(kit.path(), "09"), status::USAGE);
+        let after = std::fs::read_to_string(kit.path().join("student/src/advanced.rs")).unwrap();
+        assert_eq!(after, file);
+    }
+
+    #[test]
+    fn reset_advanced_replaces_work_only_when_forced() {
+        let kit = kit_with_advanced(&reference());
+        let file = kit.path().join("student/src/advanced.rs");
+        assert_eq!(reset_advanced(kit.path(), false), status::USAGE);
+        assert_eq!(std::fs::read_to_string(&file).unwrap(), reference());
+        assert_eq!(reset_advanced(kit.path(), true), status::PASSED);
+        let stubs = pristine_advanced(kit.path()).unwrap();
+        assert_eq!(std::fs::read_to_string(&file).unwrap(), stubs);
+        // The stubs themselves, or no file at all: nothing to lose.
+        assert_eq!(reset_advanced(kit.path(), false), status::PASSED);
+        std::fs::remove_file(&file).unwrap();
+        assert_eq!(reset_advanced(kit.path(), false), status::PASSED);
+        assert_eq!(std::fs::read_to_string(&file).unwrap(), stubs);
+    }
+
+    #[test]
+    fn reset_all_says_it_resets_lib_rs_only() {
+        let all = crate::suites::tr_steps("reset.all", &[]);
+        assert!(
+            all.contains("lib.rs") && all.contains("advanced.rs"),
+            "{all}"
+        );
+        assert!(!all.contains("every step"), "{all}");
+    }
 
     #[test]
     fn watch_moves_on_to_the_next_step_not_passed_wrapping_round() {

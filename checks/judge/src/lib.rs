@@ -28,6 +28,7 @@ pub mod folders;
 pub mod grade;
 pub mod handout;
 pub mod hash;
+pub mod keep;
 pub mod keys;
 pub mod learner;
 pub mod limits;

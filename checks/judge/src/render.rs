@@ -291,6 +291,32 @@ pub fn brief(check: &Check, f: &Fault, step: &str, function: &str, limits: &Limi
     }
 }
 
+/// `got` with its first line that differs from `want`'s line at the same
+/// place marked, as a timeline marks its first difference, when both run
+/// over several lines (an advanced step's story: a fan-out's timelines, a
+/// read's events); unchanged otherwise.
+fn marked(want: &str, got: &str) -> String {
+    let (w, g): (Vec<&str>, Vec<&str>) = (want.lines().collect(), got.lines().collect());
+    if w.len() <= 1 || g.len() <= 1 {
+        return got.to_string();
+    }
+    let Some(i) = (0..g.len()).find(|&i| w.get(i) != g.get(i)) else {
+        // `got` is a shorter copy of `want`'s start: what is missing follows.
+        return format!("{got}  <- {}", t("timeline.first_difference"));
+    };
+    g.iter()
+        .enumerate()
+        .map(|(k, l)| {
+            if k == i {
+                format!("{l}  <- {}", t("timeline.first_difference"))
+            } else {
+                l.to_string()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 pub fn failure(check: &Check, f: &Fault, step: &str, function: &str, limits: &Limits) -> String {
     let labels = [t("fail.input"), t("fail.expected"), t("fail.got")];
     let width = labels.iter().map(|l| display_width(l)).max().unwrap_or(0);
@@ -316,6 +342,7 @@ pub fn failure(check: &Check, f: &Fault, step: &str, function: &str, limits: &Li
         (Expect::Trace { .. }, Fault::Wrong(Value::Trace { .. }))
     );
     let got = match (got == want, has_timeline) {
+        (false, _) if advanced => marked(&want, &got),
         (false, _) => got,
         (true, true) => t("fail.same_result_timeline"),
         (true, false) => t("fail.same_text"),
@@ -335,6 +362,18 @@ pub fn failure(check: &Check, f: &Fault, step: &str, function: &str, limits: &Li
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_first_differing_line_of_a_long_block_is_marked() {
+        let want = "Ok([])\n  task 0\n    0.0 call 1.0\n    1.0 end";
+        let got = "Ok([])\n  task 0\n    0.0 call 0.5\n    1.0 end";
+        let m = marked(want, got);
+        let lines: Vec<&str> = m.lines().collect();
+        assert!(lines[2].starts_with("    0.0 call 0.5  <- "), "{m}");
+        assert_eq!(m.matches("<-").count(), 1, "{m}");
+        // One line each: nothing to mark.
+        assert_eq!(marked("Ok(1)", "Ok(2)"), "Ok(2)");
+    }
 
     #[test]
     fn a_zero_is_expected_without_a_sign_the_contract_never_judges() {

@@ -54,7 +54,10 @@ pub enum Command {
     /// `None` resets every step of lib.rs.
     Reset(Option<&'static str>),
     /// Creates (or puts back) student/src/advanced.rs from the stubs.
-    ResetAdvanced,
+    /// `reset --advanced`; `force` (`--force`) replaces a file with work in it.
+    ResetAdvanced {
+        force: bool,
+    },
     /// The kit's usage text (usage.txt): `help`, `--help`, or no command.
     Help,
     /// `COMMAND --help` (or `help COMMAND`): that command's own usage and
@@ -218,6 +221,13 @@ mod tests {
         assert!(!grade.contains("--subject"), "{grade}");
         assert!(help_for("watch --help").contains("--max-checks <N>"));
         assert!(help_for("reset --help").contains("--advanced"));
+        assert!(help_for("reset --help").contains("--force"));
+        // watch stops on q or Ctrl-C, not on any key (h is the next hint).
+        let watch = help_for("watch --help");
+        assert!(
+            !watch.contains("any key") && watch.contains("q (or Ctrl-C)"),
+            "{watch}"
+        );
         assert!(!help_for("bench --help").contains("--seed"));
         assert!(help_for("selftest --help").contains("--only <NAME>"));
     }
@@ -294,7 +304,11 @@ mod tests {
         assert!(matches!(command("reset 4"), Command::Reset(Some("04"))));
         assert!(matches!(
             command("reset --advanced"),
-            Command::ResetAdvanced
+            Command::ResetAdvanced { force: false }
+        ));
+        assert!(matches!(
+            command("reset --advanced --force"),
+            Command::ResetAdvanced { force: true }
         ));
         assert!(matches!(
             command("hint 04 --all"),
@@ -510,6 +524,8 @@ mod tests {
             "try 11 --nope",
             "reset --all 4",
             "reset --all --advanced",
+            "reset --all --force",
+            "reset 4 --force",
             "status now",
             "handout a b",
             "grade --merge",

@@ -105,15 +105,17 @@ pub(super) const COMMANDS: &[Spec] = &[
                 step,
                 flag("all", w.text("cli.opt.reset_all")),
                 flag("advanced", w.text("cli.opt.reset_advanced")),
+                flag("force", w.text("cli.opt.reset_force")),
                 more,
             ]
         },
         read: |m| {
             let steps = values(m, "step");
+            let force = m.get_flag("force");
             match (steps.is_empty(), m.get_flag("all"), m.get_flag("advanced")) {
-                (true, true, false) => Ok(Command::Reset(None)),
-                (true, false, true) => Ok(Command::ResetAdvanced),
-                (_, false, false) => Ok(Command::Reset(Some(one_step(&steps, RESET)?))),
+                (true, true, false) if !force => Ok(Command::Reset(None)),
+                (true, false, true) => Ok(Command::ResetAdvanced { force }),
+                (_, false, false) if !force => Ok(Command::Reset(Some(one_step(&steps, RESET)?))),
                 _ => Err(one_step(&[], RESET).unwrap_err()),
             }
         },
@@ -233,7 +235,7 @@ pub(super) const COMMANDS: &[Spec] = &[
 /// --lang and --help come after a command's own options in its help.
 pub(super) const LAST_OPTIONS: usize = 1000;
 
-pub(super) const RESET: &str = "reset N|--all|--advanced";
+pub(super) const RESET: &str = "reset N|--all|--advanced [--force]";
 
 pub(super) fn flag(long: &'static str, help: String) -> Arg {
     Arg::new(long)

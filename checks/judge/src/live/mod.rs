@@ -6,7 +6,7 @@
 //! - `Execute` (this file, step 08): the learner's `execute` against
 //!   scripted 503, 429, 200;
 //! - `Admitted` (`s11`): `execute_admitted` against 503, 429 with an
-//!   HTTP-date, a late 200, then a malformed Retry-After;
+//!   HTTP-date, a 200 after 300 ms (in time), then a malformed Retry-After;
 //! - `QuoteFlow` (`s13`): an inbound front around `fan_out` and `to_http`
 //!   in the runner, supplier servers and an inbound client here.
 

@@ -1,7 +1,8 @@
 //! `try 11`: the learner's `execute_admitted` over a real HTTP/1.1 client,
 //! a monotonic clock, real sleeps and a caller who never gives up. Two
-//! reads against the judge's server: the first meets 503, 429 and a late
-//! 200; the second meets a 503 whose Retry-After is malformed.
+//! reads against the judge's server: the first meets 503, 429 and a 200
+//! that takes 300 ms, well inside the budget; the second meets a 503 whose
+//! Retry-After is malformed.
 
 use super::{at, line};
 use crate::advanced::execute_admitted;
@@ -167,7 +168,12 @@ pub fn run(address: &str) -> Result<(), String> {
         .parse()
         .map_err(|_| format!("bad address {address:?}"))?;
     let origin = Instant::now();
-    read(1, "503, 429, then a late 200", addr, origin);
+    read(
+        1,
+        "503, 429, then a 200 after 300 ms, in time",
+        addr,
+        origin,
+    );
     read(2, "a malformed Retry-After", addr, origin);
     Ok(())
 }

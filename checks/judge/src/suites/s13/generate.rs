@@ -215,6 +215,53 @@ fn random_answer(g: &mut Gen, q: u32) -> Answer {
     }
 }
 
+/// The fraction whose pause, `0.02 + 0.01 × 0.34375`, is 3/128 exactly:
+/// with it every sum of grid times and pauses is exact.
+const EXACT_FRACTION: f64 = 0.34375;
+
+/// Redraws the suppliers' fractions until no pause test of the scenario
+/// depends on how a correct `fan_out` arranges `now + pause >= deadline`
+/// (a pause is off the 1/64 grid, so a time reached after another
+/// supplier's pause can round onto a tie). If a few draws do not do it,
+/// every pause becomes 3/128, which keeps all sums exact.
+pub(super) fn settle_pauses(s: &mut FanOutScript, g: &mut Gen) {
+    for _ in 0..16 {
+        if super::model::simulate(s).1.is_none() {
+            return;
+        }
+        for x in &mut s.suppliers {
+            x.fractions = vec![F64(g.sixty_fourths(0, 63))];
+        }
+    }
+    for x in &mut s.suppliers {
+        x.fractions = vec![F64(EXACT_FRACTION)];
+    }
+}
+
+/// Makes every offer's total differ from every other's, so that only the
+/// ranking clause's own scenarios have quotes with equal totals (a tie is
+/// ranked by name: that is `ranking`'s rule, not theirs).
+pub(super) fn distinct_totals(s: &mut FanOutScript) {
+    let mut seen = std::collections::BTreeSet::new();
+    for a in s.suppliers.iter_mut().flat_map(|x| &mut x.attempts) {
+        if let Answer::Offer {
+            unit_cents,
+            quantity,
+            shipping_cents,
+            ..
+        } = &mut a.answer
+        {
+            if *unit_cents < 0 || *shipping_cents < 0 || *unit_cents > 1 << 40 {
+                continue;
+            }
+            let total = |shipping: i64| *unit_cents * i64::from(*quantity) + shipping;
+            while !seen.insert(total(*shipping_cents)) {
+                *shipping_cents += 1;
+            }
+        }
+    }
+}
+
 /// The generated scripts, in order, each with its clause key.
 pub(super) fn scripts(g: &mut Gen) -> Vec<(&'static str, Script)> {
     let mut out = Vec::new();
@@ -266,7 +313,7 @@ pub(super) fn scripts(g: &mut Gen) -> Vec<(&'static str, Script)> {
                 vec![
                     GateOp::Threads {
                         threads: g.int(2, 6) as u32,
-                        rounds: 200,
+                        rounds: 1000,
                     },
                     GateOp::InUse,
                 ],
@@ -280,7 +327,9 @@ pub(super) fn scripts(g: &mut Gen) -> Vec<(&'static str, Script)> {
         if g.chance(1, 3) {
             s.held = s.capacity;
         }
-        match g.below(6) {
+        // Cases 0 to 5 break one rule of clause 6; 6 to 9 come as close to
+        // a rule as a valid request can (the other side of its line).
+        match g.below(10) {
             0 => s.suppliers.clear(),
             1 => {
                 let i = g.below(n as u64) as usize;
@@ -293,15 +342,71 @@ pub(super) fn scripts(g: &mut Gen) -> Vec<(&'static str, Script)> {
             }
             3 => s.request.quantity = 0,
             4 => s.request.id = g.pick(&["", " ", "\t", " \n ", "\u{3000}"]).to_string(),
-            _ => s.deadline = F64(*g.pick(&[f64::NAN, f64::INFINITY, f64::NEG_INFINITY])),
+            5 => s.deadline = F64(*g.pick(&[f64::NAN, f64::INFINITY, f64::NEG_INFINITY])),
+            6 => {
+                // Another supplier whose name differs only in ASCII case.
+                let mut copy = s.suppliers[0].clone();
+                let upper = copy.name.to_ascii_uppercase();
+                copy.name = if upper != copy.name {
+                    upper
+                } else {
+                    copy.name.to_ascii_lowercase()
+                };
+                let at = g.below(n as u64 + 1) as usize;
+                s.suppliers.insert(at, copy);
+                s.slots += 1;
+            }
+            7 => {
+                // A name of white space only, or one with white space
+                // around it next to the same name without.
+                let i = g.below(n as u64) as usize;
+                let name = *g.pick(&[" ", "\t", "  ", "\u{3000}"]);
+                let mut copy = s.suppliers[i].clone();
+                copy.name = if g.chance(1, 2) {
+                    name.to_string()
+                } else {
+                    format!("{}{name}", copy.name)
+                };
+                s.suppliers.push(copy);
+                s.slots += 1;
+            }
+            8 => {
+                s.request.id = format!(
+                    "{}{}{}",
+                    g.pick(&["", " ", "\t", "\u{3000}"]),
+                    g.pick(&["q 1", "q\t1", "q", "\u{a0}q"]),
+                    g.pick(&["", " ", "\n"]),
+                )
+            }
+            _ => {
+                s.request.quantity = 1;
+                for a in s.suppliers.iter_mut().flat_map(|x| &mut x.attempts) {
+                    if let Answer::Offer { quantity, .. } = &mut a.answer {
+                        *quantity = 1;
+                    }
+                }
+                s.deadline = F64(s.start.0 + 1024.0);
+            }
         }
         gen(&mut out, "invalid-input", Script::FanOut(s));
     }
-    for _ in 0..12 {
+    for k in 0..12 {
         let n = g.int(1, 3) as usize;
         let answers: Vec<Vec<Answer>> = (0..n).map(|_| vec![transient(g), any_offer(g)]).collect();
         let mut s = gen_scenario(g, answers, 1);
         s.held = s.capacity;
+        if k % 3 == 2 {
+            // The other side: a gate with room. The pass must be held
+            // while run_all runs (in_use() == held + 1) and given back
+            // after. The deadline is the start, so no slot is ever granted
+            // and no call made: a slot mistake cannot show here first.
+            let offer = any_offer(g);
+            let mut one = gen_scenario(g, vec![vec![offer]], 1);
+            one.capacity = g.int(1, 3) as u32;
+            one.held = g.below(u64::from(one.capacity)) as u32;
+            one.deadline = one.start;
+            s = one;
+        }
         gen(&mut out, "rejected-when-full", Script::FanOut(s));
     }
     for _ in 0..12 {

@@ -12,10 +12,17 @@ mod view;
 
 use super::{fixture, Builder};
 use crate::rng::Gen;
-use lab_scripts::s13::Observed;
+use lab_scripts::s13::{Observed, Script};
 use model::model;
 
 pub fn build(step: &'static str, g: &mut Gen) -> Builder {
+    // A pass given back before a full gate's refusals: the refusals'
+    // cases drop a pass to show that a refusal took nothing, so a pass
+    // that gives nothing back must fail its own clause first.
+    // The inbound pass and the slots before validation: the valid side of
+    // validation's cases (names that differ only in case, blank names,
+    // padded ids) runs a whole fan-out, which a pass or a slot mistake
+    // would fail first otherwise.
     // General rules before special cases, so that one mistake shows first
     // under the clause that names it: every call holds one slot
     // (slot-limit, whose cases never wait), every call gets what is left
@@ -26,13 +33,13 @@ pub fn build(step: &'static str, g: &mut Gen) -> Builder {
     // special cases that later clauses own.
     let keys = [
         "gate-capacity",
-        "gate-full-rejects",
         "gate-returns-on-drop",
+        "gate-full-rejects",
         "gate-returns-on-panic",
         "gate-threads",
-        "invalid-input",
         "rejected-when-full",
         "slot-limit",
+        "invalid-input",
         "shared-deadline",
         "pause-outside-slot",
         "same-request-id",
@@ -53,7 +60,13 @@ pub fn build(step: &'static str, g: &mut Gen) -> Builder {
         let (s, expect) = table::from_table(&case);
         b.add_script(fixture::clause(&case), &s, expect);
     }
-    for (key, s) in generate::scripts(g) {
+    for (key, mut s) in generate::scripts(g) {
+        if let Script::FanOut(f) = &mut s {
+            generate::settle_pauses(f, g);
+            if !matches!(key, "ranking" | "random") {
+                generate::distinct_totals(f);
+            }
+        }
         let expect = model(&s);
         b.add_script(key, &s, expect);
     }

@@ -144,6 +144,44 @@ struct Sim {
 /// tasks that can run go in index order, each until it calls, sleeps,
 /// waits for a slot or ends; time jumps only when none can run.
 pub(super) fn fan_model(s: &FanOutScript) -> FanOutSeen {
+    simulate(s).0
+}
+
+/// `a + b >= c` for exact reals, when all three are multiples of 2^-80
+/// below 2^40 in magnitude (every time, pause and deadline the checker
+/// makes); `None` otherwise.
+fn exact_sum_reaches(a: f64, b: f64, c: f64) -> Option<bool> {
+    let fixed = |x: f64| {
+        let scaled = x * 2f64.powi(80);
+        (x.abs() < 2f64.powi(40) && scaled.fract() == 0.0).then_some(scaled as i128)
+    };
+    Some(fixed(a)? + fixed(b)? >= fixed(c)?)
+}
+
+/// Whether "the pause ends at or after the deadline" comes out the same in
+/// every arrangement a correct `fan_out` may write, and as in exact
+/// arithmetic. When it does not, the expected timeline would depend on how
+/// the learner arranged a sum, so the checker never uses such a scenario.
+pub(super) fn pause_test_is_exact(now: f64, pause: f64, deadline: f64) -> bool {
+    let ways = [
+        now + pause >= deadline,
+        deadline - now <= pause,
+        pause >= deadline - now,
+        deadline - pause <= now,
+        now >= deadline - pause,
+        (now + pause).partial_cmp(&deadline) != Some(std::cmp::Ordering::Less),
+        (deadline - now).partial_cmp(&pause) != Some(std::cmp::Ordering::Greater),
+        now - deadline + pause >= 0.0,
+        pause - (deadline - now) >= 0.0,
+    ];
+    let exact = exact_sum_reaches(now, pause, deadline);
+    ways.iter().all(|&w| w == ways[0]) && exact.is_none_or(|e| e == ways[0])
+}
+
+/// The model's result, and the first comparison (if any) whose outcome
+/// depends on how a correct implementation arranges its arithmetic.
+pub(super) fn simulate(s: &FanOutScript) -> (FanOutSeen, Option<String>) {
+    let mut fragile: Option<String> = None;
     let n = s.suppliers.len();
     let names: Vec<String> = s.suppliers.iter().map(|x| x.name.clone()).collect();
     let empty = |result| FanOutSeen {
@@ -157,10 +195,10 @@ pub(super) fn fan_model(s: &FanOutScript) -> FanOutSeen {
         breaches: Vec::new(),
     };
     if !valid(s) {
-        return empty(Outcome::InvalidArgument);
+        return (empty(Outcome::InvalidArgument), None);
     }
     if s.held >= s.capacity {
-        return empty(Outcome::Rejected);
+        return (empty(Outcome::Rejected), None);
     }
     let deadline = s.deadline.0;
     let mut now = s.start.0;
@@ -262,6 +300,13 @@ pub(super) fn fan_model(s: &FanOutScript) -> FanOutSeen {
                                 let supplier = &s.suppliers[k];
                                 let f = supplier.fractions.first().map_or(0.0, |f| f.0);
                                 let pause = PAUSE_MIN + PAUSE_SPREAD * f;
+                                if fragile.is_none() && !pause_test_is_exact(now, pause, deadline)
+                                {
+                                    fragile = Some(format!(
+                                        "supplier {k}: now {now:?} + pause {pause:?} against \
+                                         deadline {deadline:?}"
+                                    ));
+                                }
                                 if now + pause >= deadline {
                                     t.outcome = Some(SupplierOutcome::TimedOut);
                                     t.done = true;
@@ -343,7 +388,7 @@ pub(super) fn fan_model(s: &FanOutScript) -> FanOutSeen {
         })
         .collect();
     reports.sort_by(|a, b| rank(a).cmp(&rank(b)));
-    FanOutSeen {
+    let seen = FanOutSeen {
         names,
         result: if panicked {
             Outcome::Panicked
@@ -356,7 +401,8 @@ pub(super) fn fan_model(s: &FanOutScript) -> FanOutSeen {
         returned_at: F64(now),
         timelines: tasks.into_iter().map(|t| t.events).collect(),
         breaches: Vec::new(),
-    }
+    };
+    (seen, fragile)
 }
 
 fn rank(r: &Report) -> (bool, u64, &str) {
@@ -410,6 +456,78 @@ mod tests {
                 m.show()
             );
         }
+    }
+
+    /// Every fan-out scenario of the step, hand-written and generated
+    /// (under several seeds).
+    fn every_scenario() -> Vec<(String, FanOutScript)> {
+        let mut out = Vec::new();
+        for case in fixture::table(STEP) {
+            if let (Script::FanOut(s), _) = from_table(&case) {
+                out.push((format!("hand case {case}"), s));
+            }
+        }
+        for seed in 0..12 {
+            let mut g = Gen::new(seed);
+            for clause in &build(STEP, &mut g).clauses {
+                for check in &clause.checks {
+                    let lab_wire::Call::Advanced { input, .. } = &check.call else {
+                        panic!("step 13 makes advanced calls only");
+                    };
+                    if let Ok(Script::FanOut(s)) = serde_json::from_value::<Script>(input.clone()) {
+                        out.push((format!("seed {seed}, {}", clause.key), s));
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn no_scenario_depends_on_how_the_pause_test_is_arranged() {
+        let fragile: Vec<String> = every_scenario()
+            .into_iter()
+            .filter_map(|(name, s)| simulate(&s).1.map(|why| format!("{name}: {why}")))
+            .collect();
+        assert!(fragile.is_empty(), "{}", fragile.join("\n"));
+    }
+
+    #[test]
+    fn settling_the_pauses_removes_a_rounded_tie() {
+        use lab_scripts::s13::{Attempt, Request, SupplierScript};
+        let mut s = FanOutScript {
+            request: Request {
+                id: "r".into(),
+                item: "nut".into(),
+                quantity: 1,
+            },
+            suppliers: vec![SupplierScript {
+                name: "b".into(),
+                attempts: vec![Attempt {
+                    cost: F64(0.98),
+                    answer: Answer::Status { status: 503 },
+                }],
+                fractions: vec![F64(0.0)],
+            }],
+            slots: 1,
+            capacity: 1,
+            held: 0,
+            start: F64(0.0),
+            deadline: F64(1.0),
+        };
+        assert!(simulate(&s).1.is_some());
+        super::super::generate::settle_pauses(&mut s, &mut Gen::new(5));
+        assert!(simulate(&s).1.is_none(), "{s:?}");
+    }
+
+    #[test]
+    fn the_arrangement_test_sees_rounding() {
+        // 0.98 + 0.02 rounds to 1.0, but 1.0 - 0.98 is above 0.02.
+        assert!(!pause_test_is_exact(0.98, 0.02, 1.0));
+        // 3/128 is a pause of the grid's kind: 0.9765625 + 0.0234375 is 1.0
+        // exactly, every way round.
+        assert!(pause_test_is_exact(0.9765625, 0.0234375, 1.0));
+        assert!(pause_test_is_exact(0.5, 0.02, 1.0));
     }
 
     #[test]

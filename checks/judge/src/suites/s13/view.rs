@@ -162,8 +162,21 @@ fn gate_op_rust(op: &GateOp, acquires: &mut usize, dropped: &mut Vec<usize>) -> 
             "let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| { let _p = gate.try_acquire(); panic!() }));".into()
         }
         GateOp::InUse => "dbg!(gate.in_use());".into(),
+        // Runs as written: the checker's own rounds (all threads start
+        // together, racing for the last free place) catch more, but this
+        // shows the same breach when it happens.
         GateOp::Threads { threads, rounds } => format!(
-            "// {threads} threads × {rounds}: take a pass with try_acquire(), hold it briefly, drop it"
+            "{{\n    use std::sync::atomic::{{AtomicU32, Ordering::SeqCst}};\n    \
+             let (live, most) = (AtomicU32::new(0), AtomicU32::new(0));\n    \
+             std::thread::scope(|s| {{\n        for _ in 0..{threads} {{\n            \
+             s.spawn(|| {{\n                for _ in 0..{rounds} {{\n                    \
+             if let Some(pass) = gate.try_acquire() {{\n                        \
+             most.fetch_max(live.fetch_add(1, SeqCst) + 1, SeqCst);\n                        \
+             std::thread::yield_now();\n                        \
+             live.fetch_sub(1, SeqCst);\n                        \
+             drop(pass);\n                    }}\n                }}\n            }});\n        \
+             }}\n    }});\n    \
+             dbg!(most.into_inner()); // at most the places that were free\n}}"
         ),
     }
 }
@@ -487,5 +500,28 @@ mod tests {
             got: true,
         };
         assert!(!Observed::FanOut(good).same(&Observed::FanOut(held)));
+    }
+}
+
+#[cfg(test)]
+mod threads_tests {
+    use super::*;
+
+    /// The threads op is shown as Rust that runs, not as a comment.
+    #[test]
+    fn a_threads_op_is_shown_as_code() {
+        let shown = gate_op_rust(
+            &GateOp::Threads {
+                threads: 4,
+                rounds: 1000,
+            },
+            &mut 0,
+            &mut Vec::new(),
+        );
+        assert!(!shown.trim_start().starts_with("//"), "{shown}");
+        for part in ["std::thread::scope", "for _ in 0..4", "for _ in 0..1000", "gate.try_acquire()", "drop(pass);"] {
+            assert!(shown.contains(part), "{part}: {shown}");
+        }
+        assert_eq!(shown.matches('{').count(), shown.matches('}').count(), "{shown}");
     }
 }

@@ -150,4 +150,21 @@ mod tests {
             assert!(count("clock-after-wait", &sleeps) > 0);
         }
     }
+
+    /// A step-11 failure that comes from parsing one of these fields
+    /// shows in step 10 on the same value (and the console says so): each
+    /// one-field value is a hand case of step 10.
+    #[test]
+    fn every_malformed_field_is_a_step_10_hand_case() {
+        let table: Vec<serde_json::Value> = crate::suites::fixture::table("10");
+        let fields: Vec<&str> = table
+            .iter()
+            .filter_map(|c| c.get("fields")?.as_array())
+            .filter(|f| f.len() == 1)
+            .filter_map(|f| f[0].as_str())
+            .collect();
+        for value in super::MALFORMED.iter().filter(|m| m.len() == 1).map(|m| m[0]) {
+            assert!(fields.contains(&value), "{value:?} is not a step 10 hand case");
+        }
+    }
 }
