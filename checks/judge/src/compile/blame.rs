@@ -197,8 +197,13 @@ fn as_cargo_says(lines: &[Line], unit: Unit) -> String {
             out.push_str(text);
         }
     }
-    out
+    // The advanced runner reaches the learner's file through its own
+    // folder; the learner knows it as student/src/advanced.rs.
+    out.replace(ADVANCED_THROUGH_RUNNER, "student/src/")
 }
+
+/// How rustc names the learner's advanced file from the advanced runner.
+const ADVANCED_THROUGH_RUNNER: &str = "checks/runner-advanced/src/../../../student/src/";
 
 /// Whether a unit's errors are the learner's: always in their crate; in a
 /// runner, when its link fails, or when one concerns the learner's items (a
@@ -283,6 +288,13 @@ mod tests {
         assert!(!learners(Unit::CoreMain, kit));
         let advanced = r#"{"$message_type":"diagnostic","message":"cannot find value `x` in this scope","code":{"code":"E0425","explanation":null},"level":"error","spans":[{"file_name":"checks/runner-advanced/src/../../../student/src/advanced.rs","line_start":3,"column_start":5,"label":"not found in this scope","text":[{"text":"    x"}],"expansion":null}],"children":[],"rendered":"error[E0425]: cannot find value `x` in this scope\n"}"#;
         assert!(learners(Unit::Advanced, advanced));
+        // Shown as the learner knows the file.
+        let said = read(advanced.replace("rendered\":\"error", "rendered\":\" --> checks/runner-advanced/src/../../../student/src/advanced.rs:3:5\\nerror").as_str(), Unit::Advanced);
+        assert!(
+            said.as_cargo.contains(" --> student/src/advanced.rs:3:5"),
+            "{}",
+            said.as_cargo
+        );
         let glue = r#"{"$message_type":"diagnostic","message":"cannot find value `y` in this scope","code":{"code":"E0425","explanation":null},"level":"error","spans":[{"file_name":"checks/runner-advanced/src/glue/s09.rs","line_start":3,"column_start":5,"label":"not found in this scope","text":[{"text":"    y"}],"expansion":null}],"children":[],"rendered":"error[E0425]: cannot find value `y` in this scope\n"}"#;
         assert!(!learners(Unit::Advanced, glue));
         // A warning in the learner's file is not what failed the glue.
