@@ -300,8 +300,7 @@ pub(super) fn simulate(s: &FanOutScript) -> (FanOutSeen, Option<String>) {
                                 let supplier = &s.suppliers[k];
                                 let f = supplier.fractions.first().map_or(0.0, |f| f.0);
                                 let pause = PAUSE_MIN + PAUSE_SPREAD * f;
-                                if fragile.is_none() && !pause_test_is_exact(now, pause, deadline)
-                                {
+                                if fragile.is_none() && !pause_test_is_exact(now, pause, deadline) {
                                     fragile = Some(format!(
                                         "supplier {k}: now {now:?} + pause {pause:?} against \
                                          deadline {deadline:?}"

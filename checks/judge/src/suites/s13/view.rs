@@ -519,9 +519,19 @@ mod threads_tests {
             &mut Vec::new(),
         );
         assert!(!shown.trim_start().starts_with("//"), "{shown}");
-        for part in ["std::thread::scope", "for _ in 0..4", "for _ in 0..1000", "gate.try_acquire()", "drop(pass);"] {
+        for part in [
+            "std::thread::scope",
+            "for _ in 0..4",
+            "for _ in 0..1000",
+            "gate.try_acquire()",
+            "drop(pass);",
+        ] {
             assert!(shown.contains(part), "{part}: {shown}");
         }
-        assert_eq!(shown.matches('{').count(), shown.matches('}').count(), "{shown}");
+        assert_eq!(
+            shown.matches('{').count(),
+            shown.matches('}').count(),
+            "{shown}"
+        );
     }
 }

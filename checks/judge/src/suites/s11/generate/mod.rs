@@ -163,8 +163,15 @@ mod tests {
             .filter(|f| f.len() == 1)
             .filter_map(|f| f[0].as_str())
             .collect();
-        for value in super::MALFORMED.iter().filter(|m| m.len() == 1).map(|m| m[0]) {
-            assert!(fields.contains(&value), "{value:?} is not a step 10 hand case");
+        for value in super::MALFORMED
+            .iter()
+            .filter(|m| m.len() == 1)
+            .map(|m| m[0])
+        {
+            assert!(
+                fields.contains(&value),
+                "{value:?} is not a step 10 hand case"
+            );
         }
     }
 }
