@@ -24,10 +24,10 @@ pub(super) const LINE_CAP: usize = 1 << 20;
 /// Most outcome bytes the judge reads from the runners of one cases file
 /// together (the most an honest suite writes: about 10 MiB, step 01 of the
 /// untouched stubs, 65,536 panics). Past it the case being answered is
-/// forged and the rest of the file is not run. What it reads is kept until
-/// the step is judged, so this bounds a job's memory: at 32 MiB, two jobs
-/// beside each other once held 130 MiB.
-pub(super) const OUTCOMES_CAP: u64 = 16 << 20;
+/// forged and the rest of the file is not run. The count runs over every
+/// runner of the file, a careful runner's reread included, so an honest
+/// suite on a loaded machine may read twice what it writes.
+pub(super) const OUTCOMES_CAP: u64 = 32 << 20;
 
 /// Most bytes read in one poll, so that the judge looks at its clocks and
 /// limits again between pieces.
