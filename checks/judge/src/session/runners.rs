@@ -25,8 +25,8 @@ pub(super) const LINE_CAP: usize = 1 << 20;
 /// together (the most an honest suite writes: about 10 MiB, step 01 of the
 /// untouched stubs, 65,536 panics). Past it the case being answered is
 /// forged and the rest of the file is not run. The count runs over every
-/// runner of the file, a careful runner's reread included, so an honest
-/// suite on a loaded machine may read twice what it writes.
+/// runner of the file, a careful runner's reread included (after a fast
+/// runner died), so it leaves room for an honest suite read twice.
 pub(super) const OUTCOMES_CAP: u64 = 32 << 20;
 
 /// Most bytes read in one poll, so that the judge looks at its clocks and
@@ -105,6 +105,21 @@ impl Tail {
             }
             read += n;
             self.pending.extend_from_slice(&chunk[..n]);
+        }
+    }
+}
+
+impl Tail {
+    /// Reads every line the file holds (once its writer has ended), piece
+    /// by piece, until `each` stops or nothing new is left: still never
+    /// more than the limit. An ended runner's outcomes are all read,
+    /// however far the judge was behind when it ended.
+    fn drain(&mut self, mut each: impl FnMut(Result<&str, Overrun>) -> Heard) {
+        loop {
+            let before = self.read_to;
+            if self.poll(&mut each) == Heard::Stop || self.read_to == before {
+                return;
+            }
         }
     }
 }
@@ -303,6 +318,12 @@ pub(super) fn run_cases(
             }
             outcomes.poll(|line| answers.take(line, &mut run))
         })?;
+        // The runner has ended: whatever it wrote is read now, however far
+        // behind a loaded machine left the judge (an honest runner that
+        // ended is never taken for one that died).
+        if answers.forged.is_none() {
+            outcomes.drain(|line| answers.take(line, &mut run));
+        }
         runners += 1;
         budget = budget.saturating_sub(outcomes.read_to);
         crate::timing::phase(
@@ -428,6 +449,53 @@ mod tests {
         assert!(tail.pending.is_empty());
     }
 
+    fn empty_run(n: usize) -> CasesRun {
+        CasesRun {
+            got: vec![None; n],
+            output: vec![None; n],
+            spent: vec![Duration::ZERO; n],
+            printed: 0,
+        }
+    }
+
+    fn answers_for(ids: &[String]) -> Answers<'_> {
+        Answers {
+            ids,
+            pos: 0,
+            forged: None,
+            spans: Vec::new(),
+            last: Instant::now(),
+            too_much: false,
+        }
+    }
+
+    #[test]
+    fn an_ended_runners_outcomes_are_read_to_the_last_however_far_behind_the_judge_was() {
+        // Far more than the judge reads in a poll: every case is answered.
+        let n = 20_000;
+        let ids: Vec<String> = (0..n).map(|i| format!("c{i}")).collect();
+        let text: String = ids.iter().map(|id| outcome(id)).collect();
+        assert!(text.len() > 4 * READ_PER_POLL, "{}", text.len());
+        let mut tail = tail_of(text.as_bytes(), OUTCOMES_CAP);
+        let (mut run, mut answers) = (empty_run(n), answers_for(&ids));
+        tail.drain(|line| answers.take(line, &mut run));
+        assert_eq!(answers.pos, n);
+        assert!(answers.forged.is_none());
+        assert_eq!(tail.read_to, text.len() as u64);
+        // Still bounded: past the limit it stops at the overrun.
+        let mut tail = tail_of(text.as_bytes(), 1 << 20);
+        let mut overruns = 0;
+        tail.drain(|line| match line {
+            Ok(_) => Heard::Progress,
+            Err(_) => {
+                overruns += 1;
+                Heard::Stop
+            }
+        });
+        assert_eq!(overruns, 1);
+        assert!(tail.read_to <= (1 << 20) + 1, "{}", tail.read_to);
+    }
+
     #[test]
     fn a_line_past_its_cap_and_bytes_past_the_total_are_overruns() {
         let mut long = vec![b'x'; LINE_CAP + 10];
@@ -458,20 +526,7 @@ mod tests {
     #[test]
     fn only_the_current_cases_well_formed_outcome_is_progress() {
         let ids = ["c1".to_string(), "c2".to_string()];
-        let mut run = CasesRun {
-            got: vec![None; 2],
-            output: vec![None; 2],
-            spent: vec![Duration::ZERO; 2],
-            printed: 0,
-        };
-        let mut answers = Answers {
-            ids: &ids,
-            pos: 0,
-            forged: None,
-            spans: Vec::new(),
-            last: Instant::now(),
-            too_much: false,
-        };
+        let (mut run, mut answers) = (empty_run(2), answers_for(&ids));
         let c1 = outcome("c1");
         assert_eq!(answers.take(Ok(c1.trim_end()), &mut run), Heard::Progress);
         assert_eq!(answers.pos, 1);
