@@ -153,7 +153,17 @@ pub fn fault(f: &Fault, step: &str, function: &str, limits: &Limits) -> String {
         Fault::Panicked(message, Some(at)) => {
             tr("fault.panicked_at", &[("message", &message), ("at", &at)])
         }
-        Fault::Runaway(count) => tr("fault.runaway", &[("count", count)]),
+        Fault::Runaway(count, kind) => {
+            use lab_wire::Use;
+            let key = match kind {
+                Use::World => "fault.runaway",
+                Use::Sends => "fault.runaway.sends",
+                Use::Sleeps => "fault.runaway.sleeps",
+                Use::ClockReadings => "fault.runaway.clock_readings",
+                Use::CancelChecks => "fault.runaway.cancel_checks",
+            };
+            tr(key, &[("count", count)])
+        }
         Fault::TimedOut => tr(
             "fault.timed_out",
             &[("seconds", &limits.case.as_secs_f64())],
@@ -467,6 +477,27 @@ mod tests {
             retry_after: Some("5\n".into()),
         };
         assert_eq!(call("06", &w), "wait_delay(-0.0, Some(\"5\\n\"))");
+    }
+
+    #[test]
+    fn a_runaway_names_what_it_kept_using() {
+        use lab_wire::Use;
+        let limits = Limits::default();
+        let told = |of| {
+            fault(
+                &Fault::Runaway(1_000_001, of),
+                "12",
+                "guarded_read",
+                &limits,
+            )
+        };
+        assert!(told(Use::ClockReadings).contains("reading the clock"));
+        assert!(told(Use::CancelChecks).contains("cancellation"));
+        assert!(told(Use::Sleeps).contains("sleeping"));
+        assert!(told(Use::Sends).contains("sending"));
+        // A world that counts every use together names none of them.
+        assert!(!told(Use::World).contains("reading the clock"));
+        assert!(told(Use::World).contains("1000001"));
     }
 
     #[test]

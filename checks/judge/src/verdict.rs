@@ -16,7 +16,7 @@ pub enum Fault {
     NotImplemented,
     /// The message, and where (`file:line:column`) when known.
     Panicked(String, Option<String>),
-    Runaway(u32),
+    Runaway(u32, lab_wire::Use),
     TimedOut,
     Crashed {
         exit: Exit,
@@ -39,7 +39,7 @@ pub fn judge(check: &Check, got: &Got) -> Option<Fault> {
             todo: false,
             at,
         }) => Some(Fault::Panicked(message.clone(), at.clone())),
-        Got::Observed(Observed::Runaway { events }) => Some(Fault::Runaway(*events)),
+        Got::Observed(Observed::Runaway { events, of }) => Some(Fault::Runaway(*events, *of)),
         Got::TimedOut => Some(Fault::TimedOut),
         Got::Crashed { exit, stderr } => Some(Fault::Crashed {
             exit: exit.clone(),
@@ -248,7 +248,10 @@ mod tests {
                 todo: true,
                 at: None,
             }),
-            Got::Observed(Observed::Runaway { events: 10_001 }),
+            Got::Observed(Observed::Runaway {
+                events: 10_001,
+                of: lab_wire::Use::Sends,
+            }),
             returned(Value::Bool { value: false }),
         ];
         for g in bad {

@@ -3,7 +3,7 @@
 
 use lab_api::{ExecuteError, Options, Response};
 use lab_harness::Runaway;
-use lab_wire::{Ending, Event, Reply, Scenario, Trace, F64};
+use lab_wire::{Ending, Event, Reply, Scenario, Trace, Use, F64};
 use std::cell::RefCell;
 
 /// Far more sends and sleeps than any scenario needs: the loop is runaway.
@@ -23,11 +23,15 @@ struct World<'s> {
 
 impl World<'_> {
     fn record(&mut self, event: Event) {
+        let kind = match event {
+            Event::Sleep { .. } => Use::Sleeps,
+            _ => Use::Sends,
+        };
         self.events.push(event);
         self.times.push(F64(self.now - self.scenario.start.0));
         let count = self.events.len() as u32;
         if count > MAX_EVENTS {
-            std::panic::panic_any(Runaway(count));
+            std::panic::panic_any(Runaway(count, kind));
         }
     }
 }

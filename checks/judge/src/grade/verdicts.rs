@@ -23,7 +23,7 @@ pub(super) fn fault_kind(fault: &Fault) -> report::FaultKind {
         Fault::Wrong(_) => K::Wrong,
         Fault::NotImplemented => K::NotImplemented,
         Fault::Panicked(..) => K::Panicked,
-        Fault::Runaway(_) => K::Runaway,
+        Fault::Runaway(..) => K::Runaway,
         Fault::TimedOut => K::TimedOut,
         Fault::Crashed { .. } => K::Crashed,
         Fault::Flooded => K::Flooded,
