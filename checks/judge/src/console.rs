@@ -344,19 +344,20 @@ fn earlier_step_notes(
 
 /// Names padded so that libtest's column of results lines up on a
 /// terminal. libtest pads each name to the longest in characters, but a
-/// Chinese character takes two columns: each name gets as many ideographic
-/// spaces (one character, two columns, invisible) as it has fewer wide
-/// characters than the name with most, which makes characters and columns
-/// differ by the same amount in every name. Names without wide characters
-/// stay as they are.
+/// Chinese character takes two columns: each name gets as many zero-width
+/// spaces (one character, no column, nothing to see) as it has more wide
+/// characters than the name with fewest, which makes characters and
+/// columns differ by the same amount in every name. Nothing shows where
+/// libtest prints a name alone (a failure's heading), and a name with the
+/// fewest wide characters (every English name) stays as it is.
 fn aligned(names: Vec<String>) -> Vec<String> {
     let wide = |n: &str| render::display_width(n) - n.chars().count();
-    let most = names.iter().map(|n| wide(n)).max().unwrap_or(0);
+    let fewest = names.iter().map(|n| wide(n)).min().unwrap_or(0);
     names
         .into_iter()
         .map(|n| {
-            let pad = most - wide(&n);
-            n + &"\u{3000}".repeat(if most > 0 { pad } else { 0 })
+            let pad = wide(&n) - fewest;
+            n + &render::ZERO_WIDTH.to_string().repeat(pad)
         })
         .collect()
 }
@@ -387,6 +388,11 @@ mod tests {
         .map(|s| s.to_string())
         .collect();
         let padded = super::aligned(names.clone());
+        // Nothing of the padding shows where a name is printed alone.
+        for (n, p) in names.iter().zip(&padded) {
+            assert_eq!(display_width(n), display_width(p), "{p:?}");
+            assert!(p.starts_with(n.as_str()), "{p:?}");
+        }
         // What libtest prints before " ... ok": each name padded with
         // spaces to the longest in characters.
         let longest = padded.iter().map(|n| n.chars().count()).max().unwrap();

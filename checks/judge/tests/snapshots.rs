@@ -121,10 +121,10 @@ fn by_clause(step: &str, lang: &str, out: &str) -> (String, Vec<(String, String)
     for line in out.lines() {
         let header = keys
             .iter()
-            // Chinese names carry ideographic spaces that line libtest's
-            // column up (see console::aligned).
+            // Chinese names carry zero-width spaces that line libtest's
+            // column up (see console::aligned); nothing else is added.
             .find(|k| {
-                line.replace('\u{3000}', "")
+                line.replace('\u{200b}', "")
                     == format!("---- {step} {items} :: {} ----", title_of(k))
             });
         if let Some(key) = header {
