@@ -97,11 +97,27 @@ pub fn failure_text(result: &StepResult, clause: usize, limits: &Limits) -> Opti
             let lead = result.verdicts[..clause]
                 .iter()
                 .position(|v| matches!(v, ClauseVerdict::Failed { .. }));
-            if let (Some(lead), Some((i, f))) = (lead, faults.first()) {
+            let lead_fault = lead.and_then(|l| match &result.verdicts[l] {
+                ClauseVerdict::Failed { faults, .. } => faults
+                    .first()
+                    .map(|(i, f)| (l, &suite.clauses[l].checks[*i], f)),
+                _ => None,
+            });
+            if let (Some((lead, lead_check, lead_f)), Some((i, f))) = (lead_fault, faults.first()) {
                 let first = t(&format!("clause.{}", suite.clauses[lead].key));
                 let brief = render::brief(&checks[*i], f, suite.step, suite.function, limits);
                 // An input that reads in one line is named too.
                 let input = render::call(suite.step, &checks[*i].call);
+                let evidence = Evidence {
+                    known: crate::mistakes::matched(result).is_some(),
+                    same_input: checks[*i].call == lead_check.call,
+                    same_difference: brief
+                        == render::brief(lead_check, lead_f, suite.step, suite.function, limits),
+                };
+                if !evidence.one_story() {
+                    // Its own story: told in full below, as a first failure.
+                    return Some(failed_in_full(result, clause, faults, *total, limits));
+                }
                 return Some(if input.lines().count() == 1 {
                     tr(
                         "fail.also_input",
@@ -119,31 +135,62 @@ pub fn failure_text(result: &StepResult, clause: usize, limits: &Limits) -> Opti
                     )
                 });
             }
-            let scripted = crate::suites::step(suite.step).scripted_world();
-            let shown = if scripted { 1 } else { faults.len() };
-            let mut parts: Vec<String> = faults
-                .iter()
-                .take(shown)
-                .map(|(i, f)| {
-                    let mut text =
-                        render::failure(&checks[*i], f, suite.step, suite.function, limits);
-                    let printed = result.run.output.get(clause).and_then(|o| o.get(*i));
-                    if let Some(Some(printed)) = printed {
-                        text += &render::printed(printed);
-                    }
-                    text
-                })
-                .collect();
-            let faults = &faults[..shown];
-            if *total > faults.len() {
-                parts.push(format!(
-                    "  {}",
-                    tr("fail.more", &[("count", &(total - faults.len()))])
-                ));
-            }
-            Some(parts.join("\n\n"))
+            Some(failed_in_full(result, clause, faults, *total, limits))
         }
     }
+}
+
+/// What ties a later failing clause to the step's first one. Only with
+/// some evidence is it told as "probably the same mistake": a known
+/// mistake whose answers are these on every table case, the same input
+/// failing both, or the same difference (the same first differing line of
+/// a timeline, or the same wrong answer where the same one was expected).
+/// Without any, two broken rules are two stories, each told in full.
+struct Evidence {
+    known: bool,
+    same_input: bool,
+    same_difference: bool,
+}
+
+impl Evidence {
+    fn one_story(&self) -> bool {
+        self.known || self.same_input || self.same_difference
+    }
+}
+
+/// A failed clause told in full: its first failures (one in a scripted
+/// world, whose timeline is long), what they printed, and how many more.
+fn failed_in_full(
+    result: &StepResult,
+    clause: usize,
+    faults: &[(usize, crate::verdict::Fault)],
+    total: usize,
+    limits: &Limits,
+) -> String {
+    let suite = &result.suite;
+    let checks = &suite.clauses[clause].checks;
+    let scripted = crate::suites::step(suite.step).scripted_world();
+    let shown = if scripted { 1 } else { faults.len() };
+    let mut parts: Vec<String> = faults
+        .iter()
+        .take(shown)
+        .map(|(i, f)| {
+            let mut text = render::failure(&checks[*i], f, suite.step, suite.function, limits);
+            let printed = result.run.output.get(clause).and_then(|o| o.get(*i));
+            if let Some(Some(printed)) = printed {
+                text += &render::printed(printed);
+            }
+            text
+        })
+        .collect();
+    let faults = &faults[..shown];
+    if total > faults.len() {
+        parts.push(format!(
+            "  {}",
+            tr("fail.more", &[("count", &(total - faults.len()))])
+        ));
+    }
+    parts.join("\n\n")
 }
 
 /// Prints the trials; returns (passed, failed, steps not started). A step
@@ -419,10 +466,51 @@ mod tests {
         assert_eq!(super::aligned(english.clone()), english);
     }
     #[test]
-    fn a_later_failing_clause_of_any_step_is_told_as_part_of_the_first_ones_story() {
-        // Step 04 is a pure function, not a scripted world.
+    fn a_later_failing_clause_without_evidence_of_one_mistake_is_its_own_story() {
         let mut result = StepResult::unavailable("04", 1, ClauseVerdict::NotAttempted);
         result.suite = std::sync::Arc::new(crate::suites::build("04", 1));
+        for v in result.verdicts.iter_mut() {
+            *v = ClauseVerdict::Passed { checks: 1 };
+        }
+        // Two wrong answers where different ones were expected, on two
+        // different inputs: nothing says they are one mistake.
+        let (first, later) = (0, result.verdicts.len() - 1);
+        result.verdicts[first] = ClauseVerdict::Failed {
+            faults: vec![(
+                0,
+                crate::verdict::Fault::Wrong(lab_wire::Value::Checked { ok: None }),
+            )],
+            total: 1,
+        };
+        result.verdicts[later] = ClauseVerdict::Failed {
+            faults: vec![(
+                0,
+                crate::verdict::Fault::Wrong(lab_wire::Value::Float {
+                    value: lab_wire::F64(-7.5),
+                }),
+            )],
+            total: 1,
+        };
+        let limits = Limits::default();
+        let also = crate::catalog::scoped(crate::catalog::Lang::En, || {
+            failure_text(&result, later, &limits).unwrap()
+        });
+        assert!(!also.contains("probably"), "{also}");
+        assert!(
+            also.contains("expected:") && also.contains("-7.5"),
+            "{also}"
+        );
+    }
+
+    #[test]
+    fn a_later_failing_clause_of_any_step_is_told_as_part_of_the_first_ones_story() {
+        // Step 04 is a pure function, not a scripted world. The later
+        // clause fails on the very input that fails the first: evidence.
+        let mut result = StepResult::unavailable("04", 1, ClauseVerdict::NotAttempted);
+        let mut suite = crate::suites::build("04", 1);
+        let last = suite.clauses.len() - 1;
+        suite.clauses[last].checks[0] = suite.clauses[0].checks[0].clone();
+        result.suite = std::sync::Arc::new(suite);
         for v in result.verdicts.iter_mut() {
             *v = ClauseVerdict::Passed { checks: 1 };
         }
