@@ -3,10 +3,10 @@
 
 use crate::catalog::{t, tr};
 use crate::evaluate::StepResult;
+use crate::frame::Trial;
 use crate::limits::Limits;
 use crate::render;
 use crate::verdict::ClauseVerdict;
-use libtest_mimic::{Arguments, Failed, Trial};
 
 /// How a check prints its trials (see `console::report`).
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
@@ -246,35 +246,21 @@ pub fn report(results: &[StepResult], limits: &Limits, options: Console) -> (u64
         }
     }
     earlier_step_notes(results, &origin, &mut named);
-    let names = aligned(named.iter().map(|(n, _)| n.clone()).collect());
-    let trials: Vec<Trial> = names
+    let trials: Vec<Trial> = named
         .into_iter()
-        .zip(named)
-        .map(|(name, (_, text))| {
-            Trial::test(name, move || match text {
-                None => Ok(()),
-                // The learner's message and output may hold controls a
-                // terminal would act on: shown as escapes, like every
-                // report a person reads.
-                Some(text) => Err(Failed::from(crate::visible::text(&text).into_owned())),
-            })
+        .map(|(name, text)| Trial {
+            name,
+            // The learner's message and output may hold controls a
+            // terminal would act on: shown as escapes, like every report a
+            // person reads.
+            failure: text.map(|text| crate::visible::text(&text).into_owned()),
         })
         .collect();
-    let args = Arguments {
-        test_threads: Some(1),
-        quiet: options.terse,
-        color: Some(if options.colour.unwrap_or_else(Console::colour_wanted) {
-            libtest_mimic::ColorSetting::Always
-        } else {
-            libtest_mimic::ColorSetting::Never
-        }),
-        ..Arguments::default()
-    };
+    let colour = options.colour.unwrap_or_else(Console::colour_wanted);
     let (passed, failed) = if trials.is_empty() {
         (0, 0)
     } else {
-        let conclusion = libtest_mimic::run(&args, trials);
-        (conclusion.num_passed, conclusion.num_failed)
+        crate::frame::print(&trials, options.terse, colour)
     };
     if !not_started.is_empty() {
         println!();
@@ -389,26 +375,6 @@ fn earlier_step_notes(
     }
 }
 
-/// Names padded so that libtest's column of results lines up on a
-/// terminal. libtest pads each name to the longest in characters, but a
-/// Chinese character takes two columns: each name gets as many zero-width
-/// spaces (one character, no column, nothing to see) as it has more wide
-/// characters than the name with fewest, which makes characters and
-/// columns differ by the same amount in every name. Nothing shows where
-/// libtest prints a name alone (a failure's heading), and a name with the
-/// fewest wide characters (every English name) stays as it is.
-fn aligned(names: Vec<String>) -> Vec<String> {
-    let wide = |n: &str| render::display_width(n) - n.chars().count();
-    let fewest = names.iter().map(|n| wide(n)).min().unwrap_or(0);
-    names
-        .into_iter()
-        .map(|n| {
-            let pad = wide(&n) - fewest;
-            n + &render::ZERO_WIDTH.to_string().repeat(pad)
-        })
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -422,49 +388,6 @@ mod tests {
         assert!(!colour_allowed(None, false));
     }
 
-    #[test]
-    fn names_with_wide_characters_line_up_in_libtests_column() {
-        use crate::render::display_width;
-        let names: Vec<String> = [
-            "01 a :: 对",
-            "02 b :: 对的吗",
-            "03 c :: abc",
-            "04 d :: 中文 x",
-        ]
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
-        let padded = super::aligned(names.clone());
-        // Nothing of the padding shows where a name is printed alone.
-        for (n, p) in names.iter().zip(&padded) {
-            assert_eq!(display_width(n), display_width(p), "{p:?}");
-            assert!(p.starts_with(n.as_str()), "{p:?}");
-        }
-        // What libtest prints before " ... ok": each name padded with
-        // spaces to the longest in characters.
-        let longest = padded.iter().map(|n| n.chars().count()).max().unwrap();
-        let columns: Vec<usize> = padded
-            .iter()
-            .map(|n| display_width(n) + longest - n.chars().count())
-            .collect();
-        assert!(
-            columns.iter().all(|c| *c == columns[0]),
-            "{columns:?} {padded:?}"
-        );
-        // Unpadded, libtest's column wanders: the test can tell.
-        let longest = names.iter().map(|n| n.chars().count()).max().unwrap();
-        let wandering: Vec<usize> = names
-            .iter()
-            .map(|n| display_width(n) + longest - n.chars().count())
-            .collect();
-        assert!(
-            wandering.iter().any(|c| *c != wandering[0]),
-            "{wandering:?}"
-        );
-        // English names are left alone.
-        let english = vec!["01 a :: true".to_string(), "02 bb :: no".to_string()];
-        assert_eq!(super::aligned(english.clone()), english);
-    }
     #[test]
     fn a_later_failing_clause_without_evidence_of_one_mistake_is_its_own_story() {
         let mut result = StepResult::unavailable("04", 1, ClauseVerdict::NotAttempted);

@@ -74,6 +74,7 @@ pub fn timeline(
     ending: &Ending,
     trace: &Trace,
     expected_times: &[f64],
+    timeouts: bool,
 ) -> String {
     let (e_head, g_head) = (t("timeline.expected"), t("timeline.got"));
     let rows = events.len().max(trace.events.len());
@@ -85,7 +86,7 @@ pub fn timeline(
     for i in 0..rows {
         let (e, g) = (events.get(i), trace.events.get(i));
         let differs = match (e, g) {
-            (Some(a), Some(b)) => !same_event(a, b),
+            (Some(a), Some(b)) => !same_event(a, b, timeouts),
             _ => true,
         };
         let mark = if differs && !marked {
@@ -167,6 +168,13 @@ pub fn fault(f: &Fault, step: &str, function: &str, limits: &Limits) -> String {
         Fault::TimedOut => tr(
             "fault.timed_out",
             &[("seconds", &limits.case.as_secs_f64())],
+        ),
+        Fault::CutShort => tr(
+            "fault.cut_short",
+            &[(
+                "seconds",
+                &limits.case.min(crate::session::AFTER_A_HANG).as_secs_f64(),
+            )],
         ),
         Fault::Crashed { exit, stderr } => crashed(exit, stderr),
         Fault::Flooded => tr("fault.flooded", &[("mib", &(limits.output_cap >> 20))]),
@@ -254,12 +262,19 @@ pub fn printed(text: &str) -> String {
 /// One failing case in a line: for a timeline, its first difference; else
 /// what came back (its first line).
 pub fn brief(check: &Check, f: &Fault, step: &str, function: &str, limits: &Limits) -> String {
-    if let (Expect::Trace { events, ending }, Fault::Wrong(Value::Trace { trace })) =
-        (&check.expect, f)
+    if let (
+        Expect::Trace {
+            events,
+            ending,
+            timeouts,
+        },
+        Fault::Wrong(Value::Trace { trace }),
+    ) = (&check.expect, f)
     {
+        let timeouts = *timeouts;
         let at = (0..events.len().max(trace.events.len())).find(|&i| {
             match (events.get(i), trace.events.get(i)) {
-                (Some(a), Some(b)) => !same_event(a, b),
+                (Some(a), Some(b)) => !same_event(a, b, timeouts),
                 _ => true,
             }
         });
@@ -365,12 +380,18 @@ pub fn failure(check: &Check, f: &Fault, step: &str, function: &str, limits: &Li
     };
     out += &format!("{}{}\n", label(&labels[1]), lines(want));
     out += &format!("{}{}", label(&labels[2]), lines(got));
-    if let (Expect::Trace { events, ending }, Fault::Wrong(Value::Trace { trace })) =
-        (&check.expect, f)
+    if let (
+        Expect::Trace {
+            events,
+            ending,
+            timeouts,
+        },
+        Fault::Wrong(Value::Trace { trace }),
+    ) = (&check.expect, f)
     {
         let times = crate::suites::step(check.step).times(&check.call);
         out += "\n";
-        out += &timeline(events, ending, trace, &times);
+        out += &timeline(events, ending, trace, &times, *timeouts);
     }
     out
 }
@@ -522,7 +543,7 @@ mod tests {
             draws: 1,
             clock_reads: 3,
         };
-        let text = timeline(&expected, &Ending::Timeout, &got, &[0.0, 0.25]);
+        let text = timeline(&expected, &Ending::Timeout, &got, &[0.0, 0.25], true);
         let marked: Vec<&str> = text
             .lines()
             .filter(|l| l.contains("first difference"))
@@ -546,6 +567,7 @@ mod tests {
                     Event::Send { timeout: F64(4.5) },
                 ],
                 ending: Box::new(ending.clone()),
+                timeouts: true,
             },
         };
         let trace = Trace {
