@@ -11,12 +11,10 @@ fn main() -> ExitCode {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
     bounded_heap();
-    lab_judge::spawn::reserve_handed_numbers();
-    lab_judge::spawn::kill_children_on_stop();
-    lab_judge::spawn::become_subreaper();
+    lab_judge::platform::start_up();
     let args: Vec<String> = std::env::args().skip(1).collect();
     let code = lab_judge::dispatch::run(&args);
-    lab_judge::sandbox::remove_stage();
+    lab_judge::platform::shut_down();
     ExitCode::from(code)
 }
 

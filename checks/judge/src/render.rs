@@ -4,9 +4,9 @@
 
 use crate::catalog::{t, tr};
 use crate::limits::Limits;
+use crate::platform::Exit;
 pub use crate::show::float;
 use crate::show::opt_str;
-use crate::spawn::Exit;
 use crate::suites::{Check, Expect};
 use crate::verdict::{same_event, Fault};
 use lab_wire::{Call, Ending, Event, Trace, Value};

@@ -14,7 +14,7 @@ mod slot;
 
 use crate::catalog::{t, tr};
 use crate::limits::{Confinement, Limits};
-use crate::spawn::{self, Exit};
+use crate::platform::{self, Exit};
 use std::io;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -128,11 +128,11 @@ fn cargo_with(
     for (name, value) in env {
         jail = jail.env(name, *value);
     }
-    let (exit, captured) = spawn::run_tool(&mut cmd, limit, Some(jail))?;
+    let (exit, captured) = platform::run_tool(&mut cmd, limit, Some(jail))?;
     Ok((
         exit,
-        spawn::excerpt(&captured.stdout, 64 << 20),
-        spawn::excerpt(&captured.stderr, 256 << 10),
+        platform::excerpt(&captured.stdout, 64 << 20),
+        platform::excerpt(&captured.stderr, 256 << 10),
     ))
 }
 
@@ -200,12 +200,12 @@ fn jail_reading(
     target: &Path,
     more: &[&Path],
     confinement: Confinement,
-) -> Result<crate::sandbox::Jail, BuildError> {
+) -> Result<crate::platform::Jail, BuildError> {
     let tmp = target.join("lab-tmp");
     std::fs::create_dir_all(&tmp)?;
     let (mut read, also) = sources(dir)?;
     read.extend(more.iter().map(|p| p.to_path_buf()));
-    Ok(crate::sandbox::build(
+    Ok(crate::platform::build(
         &read,
         target,
         &tmp,

@@ -10,7 +10,7 @@ use super::TryArgs;
 use super::{advanced_runner, ending, kit_error, listen, Log};
 use crate::catalog::{t, tr};
 use crate::limits::Limits;
-use crate::spawn;
+use crate::platform;
 use lab_wire::http::{self, Answer, Failure};
 use std::collections::HashMap;
 use std::io::Read;
@@ -265,7 +265,7 @@ pub fn run(root: &Path, args: &TryArgs, limits: &Limits) -> u8 {
         Ok(x) => x,
         Err(code) => return code,
     };
-    print!("{}", spawn::excerpt(&captured.stdout, 64 << 10));
+    print!("{}", platform::excerpt(&captured.stdout, 64 << 10));
     println!("{}", t("try.server_view13"));
     log.print();
     ending(exit, &captured, args.step, "fan_out")
