@@ -2053,8 +2053,8 @@ fn pty() -> (std::os::fd::OwnedFd, std::os::fd::OwnedFd) {
             &mut master,
             &mut slave,
             std::ptr::null_mut(),
-            std::ptr::null(),
-            std::ptr::null(),
+            std::ptr::null_mut(),
+            std::ptr::null_mut(),
         )
     };
     assert_eq!(opened, 0, "openpty failed");
