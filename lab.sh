@@ -122,6 +122,11 @@ if [ "$selftest" = yes ]; then
     "$judge" selftest "$@" &
     child=$!
     wait "$child" || exit $?
+    # The same subjects on the portable layer (what macOS and Windows
+    # learners run): stubs, solutions, alternatives and mutants.
+    LAB_PLATFORM=portable "$judge" selftest "$@" &
+    child=$!
+    wait "$child" || exit $?
     "$judge" bench --quick --target-dir "$CARGO_TARGET_DIR/e2e" &
     child=$!
     wait "$child"

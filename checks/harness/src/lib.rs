@@ -32,6 +32,7 @@ pub type Mode = fn(&[String]) -> Option<Result<(), String>>;
 
 /// A descriptor the judge handed this runner, taken over (`None` when that
 /// number is not open, as in the live modes, which get no cases).
+#[cfg(unix)]
 fn handed(fd: i32) -> Option<std::fs::File> {
     use std::os::fd::FromRawFd;
     // SAFETY: F_GETFD only asks whether the number is open.
@@ -41,6 +42,21 @@ fn handed(fd: i32) -> Option<std::fs::File> {
     // SAFETY: the judge opened `fd` for this process alone, and nothing
     // else in the runner owns it.
     Some(unsafe { std::fs::File::from_raw_fd(fd) })
+}
+
+/// A handle the judge handed this runner under number `fd` (Windows hands
+/// no descriptor by number: the inherited handle's value is in
+/// `LAB_HANDLE_<fd>`), taken over; `None` when there is none.
+#[cfg(windows)]
+fn handed(fd: i32) -> Option<std::fs::File> {
+    use std::os::windows::io::FromRawHandle;
+    let raw: usize = std::env::var(format!("{}{fd}", wire::HANDLE_VAR))
+        .ok()?
+        .parse()
+        .ok()?;
+    // SAFETY: the judge made this handle inheritable for this process
+    // alone, and nothing else in the runner owns it.
+    Some(unsafe { std::fs::File::from_raw_handle(raw as _) })
 }
 
 /// The runner's `main`. A runner that cannot go on (broken input, a call
@@ -225,12 +241,31 @@ struct Streams {
 
 impl Streams {
     fn new() -> Streams {
-        use std::os::fd::AsFd;
-        let dup =
-            |fd: std::os::fd::BorrowedFd<'_>| fd.try_clone_to_owned().ok().map(std::fs::File::from);
+        #[cfg(unix)]
+        let (out, err) = {
+            use std::os::fd::AsFd;
+            let dup = |fd: std::os::fd::BorrowedFd<'_>| {
+                fd.try_clone_to_owned().ok().map(std::fs::File::from)
+            };
+            (
+                dup(std::io::stdout().as_fd()),
+                dup(std::io::stderr().as_fd()),
+            )
+        };
+        #[cfg(windows)]
+        let (out, err) = {
+            use std::os::windows::io::AsHandle;
+            let dup = |h: std::os::windows::io::BorrowedHandle<'_>| {
+                h.try_clone_to_owned().ok().map(std::fs::File::from)
+            };
+            (
+                dup(std::io::stdout().as_handle()),
+                dup(std::io::stderr().as_handle()),
+            )
+        };
         let mut streams = Streams {
-            out: dup(std::io::stdout().as_fd()),
-            err: dup(std::io::stderr().as_fd()),
+            out,
+            err,
             last: [None, None],
         };
         streams.last = streams.at();

@@ -110,6 +110,24 @@ fn last_line(s: &str) -> &str {
 
 #[test]
 fn every_step_fails_on_the_stubs_and_passes_with_a_correct_crate() {
+    stubs_fail_and_a_correct_crate_passes(&[]);
+}
+
+/// The same learner's loop on the portable layer (what a check runs on
+/// macOS and Windows): the same verdicts, lines and rerun commands, and
+/// one line saying that the code runs unconfined.
+#[test]
+fn on_the_portable_layer_every_step_fails_on_the_stubs_and_passes_with_a_correct_crate() {
+    stubs_fail_and_a_correct_crate_passes(PORTABLE);
+}
+
+/// The variable that chooses the portable platform layer on Linux.
+const PORTABLE: &[(&str, &str)] = &[("LAB_PLATFORM", "portable")];
+
+fn stubs_fail_and_a_correct_crate_passes(env: &[(&str, &str)]) {
+    let run = |dir: &Path, script: &str, args: &[&str], limit: Duration| {
+        run_env(dir, script, args, limit, env)
+    };
     let (kit, _serial) = kit();
     for n in 1..=8 {
         let script = format!("checks/0{n}-contract.sh");
@@ -128,6 +146,8 @@ fn every_step_fails_on_the_stubs_and_passes_with_a_correct_crate() {
         );
         // Nothing ran, so libtest's "test result: ok" is not printed.
         assert!(!r.stdout.contains("test result"), "{}", r.stdout);
+        let unconfined = r.stderr.matches("runs unconfined").count();
+        assert_eq!(unconfined, usize::from(!env.is_empty()), "{}", r.stderr);
     }
     // A step whose code reaches another step's stub waits for it: one
     // failed line, not one per rule.
@@ -411,6 +431,21 @@ fn hostile(kit: &Path, name: &str, body: &str) -> String {
 
 #[test]
 fn hostile_code_gets_a_clear_verdict_and_never_hangs_or_passes() {
+    hostile_code_is_told(&[]);
+}
+
+/// The same hang, sleep, exit, abort, stack overflow and flood on the
+/// portable layer, with the same verdicts (a fork is no longer refused
+/// there: learner code runs unconfined, and the answer is still checked).
+#[test]
+fn on_the_portable_layer_hostile_code_gets_the_same_verdicts() {
+    hostile_code_is_told(PORTABLE);
+}
+
+fn hostile_code_is_told(env: &[(&str, &str)]) {
+    let run = |dir: &Path, script: &str, args: &[&str], limit: Duration| {
+        run_env(dir, script, args, limit, env)
+    };
     let (kit, _serial) = kit();
     let cases = [
         (
@@ -1989,6 +2024,53 @@ fn a_hostile_class_changes_nothing_but_its_own_grades() {
     assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
     let leaked = std::fs::read_to_string(control.join("read-etc/result.json")).unwrap();
     assert!(leaked.contains("root:x:0:0"), "{leaked}");
+}
+
+/// On the portable layer (no Linux jail, as on macOS and Windows), grade
+/// refuses in one line naming what is missing and `--unsandboxed`, and
+/// grades with it; check goes on.
+#[test]
+fn on_the_portable_layer_grade_refuses_unless_unsandboxed() {
+    let (kit, _serial) = kit();
+    let class = tempfile::tempdir().unwrap();
+    let sub = class.path().join("alice/src");
+    std::fs::create_dir_all(&sub).unwrap();
+    std::fs::copy(kit.path().join("solutions/src/lib.rs"), sub.join("lib.rs")).unwrap();
+    let alice = class.path().join("alice").display().to_string();
+    let out = class.path().join("out").display().to_string();
+    let r = run_env(
+        kit.path(),
+        "lab.sh",
+        &["grade", "--out", &out, &alice],
+        BUILD,
+        PORTABLE,
+    );
+    assert_eq!(r.code, 2, "{}{}", r.stdout, r.stderr);
+    let lines: Vec<&str> = r.stderr.lines().collect();
+    assert_eq!(lines.len(), 1, "{}", r.stderr);
+    assert!(
+        lines[0].contains("Linux jail") && lines[0].contains("--unsandboxed"),
+        "{}",
+        r.stderr
+    );
+    assert!(!Path::new(&out).join("summary.json").exists());
+    let r = run_env(
+        kit.path(),
+        "lab.sh",
+        &[
+            "grade",
+            "--unsandboxed",
+            "--seed",
+            "5",
+            "--out",
+            &out,
+            &alice,
+        ],
+        BUILD,
+        PORTABLE,
+    );
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    assert!(Path::new(&out).join("summary.json").exists());
 }
 
 #[test]
