@@ -7,6 +7,7 @@ fn main() -> ExitCode {
     // Like other command-line tools, end quietly when a reader such as
     // `head` closes the pipe, instead of panicking on the next print.
     // SAFETY: restoring the default action of a signal at start-up.
+    #[cfg(unix)]
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }

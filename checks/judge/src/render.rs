@@ -170,7 +170,7 @@ fn crashed(exit: &Exit, stderr: &str) -> String {
         return t("fault.stack_overflow");
     }
     match exit {
-        Exit::Signalled(libc::SIGXFSZ) => t("fault.file_too_large"),
+        Exit::Signalled(s) if *s == crate::platform::FILE_TOO_LARGE => t("fault.file_too_large"),
         Exit::FolderFull => t("fault.folder_too_large"),
         Exit::Signalled(signal) => tr("fault.signalled", &[("signal", signal)]),
         Exit::Failure(code) => tr("fault.exited", &[("code", code)]),

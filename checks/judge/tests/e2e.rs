@@ -459,7 +459,16 @@ fn hostile_code_is_told(env: &[(&str, &str)]) {
             "no answer within 0.5 s",
         ),
         ("exits", "std::process::exit(0);", "exited with status 0"),
-        ("aborts", "std::process::abort();", "killed by signal 6"),
+        // Windows ends an aborted process with status 3, not a signal.
+        (
+            "aborts",
+            "std::process::abort();",
+            if cfg!(windows) {
+                "exited with status 3"
+            } else {
+                "killed by signal 6"
+            },
+        ),
         (
             "overflows",
             "fn f(n: u64) -> u64 { if n == 0 { 0 } else { 1 + f(n + 1) } } return f(1) == 7;",
@@ -1262,6 +1271,7 @@ fn reset_restores_one_stub_with_a_backup_and_watch_checks_once() {
     );
 }
 
+#[cfg(unix)]
 #[test]
 fn watch_rechecks_what_passed_and_fits_a_long_report_to_the_terminal() {
     use std::io::Read;
@@ -1413,6 +1423,7 @@ fn the_advanced_track_is_opt_in_and_its_file_never_breaks_the_core() {
     assert!(r.stdout.contains("could not run"), "{}", r.stdout);
 }
 
+#[cfg(unix)]
 /// Every file below `dir` (not following links) with its bytes.
 fn tree(dir: &Path) -> std::collections::BTreeMap<PathBuf, Vec<u8>> {
     let mut out = std::collections::BTreeMap::new();
@@ -1433,6 +1444,7 @@ fn tree(dir: &Path) -> std::collections::BTreeMap<PathBuf, Vec<u8>> {
     out
 }
 
+#[cfg(unix)]
 /// Processes whose program lives below `dir` (runners of a slot).
 fn processes_below(dir: &Path) -> Vec<String> {
     let mut out = Vec::new();
@@ -1705,6 +1717,7 @@ fn one_slot_graded_in_turn_gives_every_submission_its_own_verdict() {
     assert!(errors.contains("lab_hostile_no_such_library"), "{errors}");
 }
 
+#[cfg(unix)]
 /// The hostile class: one submission per attack (fixtures/hostile/, each
 /// headed by what it tries), graded beside an honest correct solution and
 /// an honest stub. The victims get exactly what they get alone, before and
@@ -2125,6 +2138,7 @@ fn an_older_kernel_is_named_check_goes_on_and_grade_refuses_unless_unsandboxed()
     assert_eq!(summary["submissions"][0]["score"], 8);
 }
 
+#[cfg(unix)]
 /// A pseudo-terminal's two ends.
 fn pty() -> (std::os::fd::OwnedFd, std::os::fd::OwnedFd) {
     use std::os::fd::FromRawFd;
@@ -2149,6 +2163,7 @@ fn pty() -> (std::os::fd::OwnedFd, std::os::fd::OwnedFd) {
     }
 }
 
+#[cfg(unix)]
 /// Whether the terminal behind `fd` is in line mode (Enter ends a read).
 fn line_mode(fd: &std::os::fd::OwnedFd) -> bool {
     use std::os::fd::AsRawFd;
@@ -2158,6 +2173,7 @@ fn line_mode(fd: &std::os::fd::OwnedFd) -> bool {
     t.c_lflag & libc::ICANON != 0
 }
 
+#[cfg(unix)]
 /// Waits until `path` holds `words`, or panics with what it holds.
 fn wait_for(path: &Path, words: &str, limit: Duration) -> String {
     let start = Instant::now();
@@ -2174,6 +2190,7 @@ fn wait_for(path: &Path, words: &str, limit: Duration) -> String {
     }
 }
 
+#[cfg(unix)]
 #[test]
 fn watch_takes_single_keys_on_a_terminal_and_gives_the_terminal_back() {
     use std::io::Write;
@@ -2223,6 +2240,7 @@ fn watch_takes_single_keys_on_a_terminal_and_gives_the_terminal_back() {
     }
 }
 
+#[cfg(unix)]
 /// Unpacks a zip as an independent reader would (Python's zipfile, which
 /// checks every CRC), keeping each file's Unix mode; returns the names.
 fn unzip(zip: &Path, into: &Path) -> Vec<String> {
@@ -2251,6 +2269,7 @@ fn unzip(zip: &Path, into: &Path) -> Vec<String> {
         .collect()
 }
 
+#[cfg(unix)]
 #[test]
 fn a_gradescope_package_grades_in_a_stand_in_autograder_tree() {
     let (kit, _serial) = kit();

@@ -74,9 +74,8 @@ fn entries(root: &Path) -> io::Result<Vec<zip::Entry>> {
         Ok(())
     })?;
     for rel in files {
-        use std::os::unix::fs::PermissionsExt;
         let path = kit.join(&rel);
-        let mode = std::fs::metadata(&path)?.permissions().mode();
+        let mode = crate::platform::fs::mode(&std::fs::metadata(&path)?);
         let name = rel.to_str().ok_or_else(|| {
             io::Error::new(
                 io::ErrorKind::InvalidData,

@@ -167,7 +167,7 @@ pub fn run_with(root: &Path, args: &GradeArgs, strict: bool) -> u8 {
     review_status(&class.submissions)
 }
 
-#[cfg(test)]
+#[cfg(all(test, unix))]
 mod tests {
     use super::table::row;
     use super::verdicts::extra_dependencies_note;

@@ -112,7 +112,7 @@ fn supervised(
     runner: &Path,
     args: &[String],
     ports: &[u16],
-    front: Option<std::os::fd::OwnedFd>,
+    front: Option<crate::platform::Handed>,
     limits: &Limits,
 ) -> Result<(Exit, Captured, crate::platform::RunnerHome), u8> {
     // A step's limits, as in a check, but for time: a demonstration reports

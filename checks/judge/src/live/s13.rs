@@ -254,7 +254,10 @@ pub fn run(root: &Path, args: &TryArgs, limits: &Limits) -> u8 {
             });
             inbound(front_addr, &format!("q{}", AT_ONCE + 1), origin, log, stop);
         });
-        let handed = front.try_clone().ok().map(std::os::fd::OwnedFd::from);
+        let handed = front
+            .try_clone()
+            .ok()
+            .and_then(|f| crate::platform::handed_socket(f).ok());
         let outcome = super::supervised(&runner, &runner_args, &ports, handed, limits);
         stop.store(true, Ordering::SeqCst);
         outcome

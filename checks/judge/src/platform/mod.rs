@@ -21,6 +21,7 @@
 //! is tested here too).
 
 mod folder;
+pub mod fs;
 #[cfg(target_os = "linux")]
 pub mod linux;
 mod output;

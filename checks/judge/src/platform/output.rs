@@ -65,7 +65,7 @@ pub fn slice(file: &File, from: u64, to: u64, cap: u64) -> (String, bool) {
 }
 
 /// A read of `file` at `at`.
-pub(crate) fn read_at(file: &File, buf: &mut [u8], at: u64) -> io::Result<usize> {
+pub fn read_at(file: &File, buf: &mut [u8], at: u64) -> io::Result<usize> {
     #[cfg(unix)]
     {
         std::os::unix::fs::FileExt::read_at(file, buf, at)

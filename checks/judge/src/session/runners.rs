@@ -61,7 +61,6 @@ impl Tail {
     /// Returns [`Heard::Stop`] when `each` did, else whether any line made
     /// progress.
     fn poll(&mut self, mut each: impl FnMut(Result<&str, Overrun>) -> Heard) -> Heard {
-        use std::os::unix::fs::FileExt;
         let mut heard = Heard::Nothing;
         let mut read = 0;
         let mut chunk = vec![0u8; 64 << 10];
@@ -92,9 +91,7 @@ impl Tail {
             // One byte past the limit is enough to know it was passed.
             let room = (self.limit + 1).saturating_sub(self.read_to);
             let want = chunk.len().min(usize::try_from(room).unwrap_or(usize::MAX));
-            let n = self
-                .file
-                .read_at(&mut chunk[..want], self.read_to)
+            let n = crate::platform::fs::read_at(&self.file, &mut chunk[..want], self.read_to)
                 .unwrap_or(0);
             if n == 0 {
                 return heard;
@@ -171,7 +168,7 @@ fn start(
     )?
     .named("lab-runner")
     .hand(cases.file.try_clone()?.into(), wire::CASES_FD)
-    .hand(platform::appending(&outcomes)?.into(), wire::OUTCOMES_FD);
+    .hand(platform::appending(&outcomes)?, wire::OUTCOMES_FD);
     Ok(Started {
         home,
         cmd,
