@@ -1040,6 +1040,19 @@ fn a_handout_builds_and_its_checks_fail_on_the_stubs() {
 
 #[test]
 fn try_runs_execute_against_a_real_local_server() {
+    try_execute(&[]);
+}
+
+/// `try` on the portable layer: the same demonstration on loopback.
+#[test]
+fn on_the_portable_layer_try_runs_execute_against_a_real_local_server() {
+    try_execute(PORTABLE);
+}
+
+fn try_execute(env: &[(&str, &str)]) {
+    let run = |dir: &Path, script: &str, args: &[&str], limit: Duration| {
+        run_env(dir, script, args, limit, env)
+    };
     let (kit, _serial) = kit();
     let r = run(
         kit.path(),
@@ -1141,6 +1154,20 @@ fn try_11_runs_execute_admitted_against_a_real_local_server() {
 
 #[test]
 fn try_13_runs_quoteflow_behind_a_real_front_and_suppliers() {
+    try_13_quoteflow(&[]);
+}
+
+/// `try 13` on the portable layer: the front's listening socket is handed
+/// to the runner by number there too.
+#[test]
+fn on_the_portable_layer_try_13_runs_behind_a_front_handed_as_a_descriptor() {
+    try_13_quoteflow(PORTABLE);
+}
+
+fn try_13_quoteflow(env: &[(&str, &str)]) {
+    let run = |dir: &Path, script: &str, args: &[&str], limit: Duration| {
+        run_env(dir, script, args, limit, env)
+    };
     let (kit, _serial) = kit();
     let r = run(
         kit.path(),
@@ -1198,6 +1225,20 @@ fn try_without_a_demonstration_is_a_one_line_error() {
 
 #[test]
 fn reset_restores_one_stub_with_a_backup_and_watch_checks_once() {
+    reset_and_watch(&[]);
+}
+
+/// `reset`, `watch` and `status` on the portable layer; `watch` says once
+/// that learner code runs unconfined, however many checks it runs.
+#[test]
+fn on_the_portable_layer_reset_and_watch_work_the_same() {
+    reset_and_watch(PORTABLE);
+}
+
+fn reset_and_watch(env: &[(&str, &str)]) {
+    let run = |dir: &Path, script: &str, args: &[&str], limit: Duration| {
+        run_env(dir, script, args, limit, env)
+    };
     let (kit, _serial) = kit();
     let lib = kit.path().join("student/src/lib.rs");
     std::fs::copy(kit.path().join("solutions/src/lib.rs"), &lib).unwrap();
@@ -1246,6 +1287,8 @@ fn reset_restores_one_stub_with_a_backup_and_watch_checks_once() {
         BUILD,
     );
     assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    let unconfined = r.stderr.matches("runs unconfined").count();
+    assert_eq!(unconfined, usize::from(!env.is_empty()), "{}", r.stderr);
     assert!(
         r.stdout.contains("step 03 passes. On to step 04"),
         "{}",
