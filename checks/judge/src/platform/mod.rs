@@ -334,7 +334,7 @@ pub fn supervise_heard(
     if layer() == Layer::Linux {
         return linux::spawn::supervise_heard(cmd, watch, linux_jail(jail), heard);
     }
-    portable::supervise(cmd, watch, portable_plan(jail), heard, false)
+    portable::supervise(cmd, watch, portable_plan(jail), heard)
 }
 
 /// Runs a tool (cargo) to completion under a limit of processor time where
@@ -355,7 +355,7 @@ pub fn run_tool(
         deadline: Instant::now() + limit * TOOL_WALL_FACTOR,
         output_cap: 256 << 20,
     };
-    portable::supervise(cmd, watch, portable_plan(jail), || Heard::Nothing, true)
+    portable::supervise(cmd, watch, portable_plan(jail), || Heard::Nothing)
 }
 
 /// A file of the judge's own with no name that [`seal`] can close for

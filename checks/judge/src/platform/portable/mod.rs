@@ -106,16 +106,14 @@ pub(super) fn home(exe: &Path) -> io::Result<(PathBuf, PathBuf, tempfile::TempDi
 /// learner's shell): all of `CARGO_*` but these.
 const CARGO_KEPT: [&str; 3] = ["CARGO_HOME", "CARGO_INCREMENTAL", "CARGO_ENCODED_RUSTFLAGS"];
 
-/// Runs `cmd` under `watch` (see `platform::supervise_heard`); `tool`: a
-/// build, whose limit is the wall clock's here.
+/// Runs `cmd` under `watch` (see `platform::supervise_heard`): every limit
+/// counts the wall clock here.
 pub(crate) fn supervise(
     cmd: &mut Command,
     watch: Watch,
     plan: Option<Plan>,
     mut progress: impl FnMut() -> Heard,
-    tool: bool,
 ) -> io::Result<(Exit, Captured)> {
-    let _ = tool;
     let captured = Captured::new()?;
     cmd.stdin(Stdio::null())
         .stdout(Stdio::from(appending(&captured.stdout)?))
