@@ -187,3 +187,103 @@ pub(crate) fn supervise(
     progress();
     Ok((exit, captured))
 }
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::*;
+    use crate::platform::excerpt;
+
+    fn watch(idle_ms: u64) -> Watch {
+        Watch {
+            idle: Duration::from_millis(idle_ms),
+            deadline: Instant::now() + Duration::from_secs(20),
+            output_cap: 1 << 20,
+        }
+    }
+
+    fn run(cmd: &mut Command, idle_ms: u64, plan: Option<Plan>) -> (Exit, Captured) {
+        supervise(cmd, watch(idle_ms), plan, || Heard::Nothing).unwrap()
+    }
+
+    #[test]
+    fn a_silent_child_is_stopped_at_the_idle_limit_with_its_whole_group() {
+        let dir = tempfile::tempdir().unwrap();
+        let pid_file = dir.path().join("pid");
+        let t = Instant::now();
+        let mut cmd = Command::new("sh");
+        cmd.args([
+            "-c",
+            &format!("sleep 30 & echo $! > {}; wait", pid_file.display()),
+        ]);
+        let (exit, _) = run(&mut cmd, 300, None);
+        assert_eq!(exit, Exit::CaseTimeLimit);
+        assert!(t.elapsed() < Duration::from_secs(5));
+        let pid: i32 = std::fs::read_to_string(&pid_file)
+            .unwrap()
+            .trim()
+            .parse()
+            .unwrap();
+        // The grandchild was in the child's group: killed with it (and,
+        // its parent gone, reaped by init or a subreaper soon after).
+        let gone = (0..100).any(|_| {
+            std::thread::sleep(Duration::from_millis(20));
+            let state = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+            state.is_empty() || state.contains(") Z")
+        });
+        assert!(gone, "process {pid} outlived its group");
+    }
+
+    #[test]
+    fn exit_codes_signals_and_a_flood_are_told_apart() {
+        let mut fail = Command::new("sh");
+        fail.args(["-c", "echo out; exit 3"]);
+        let (exit, captured) = run(&mut fail, 5_000, None);
+        assert_eq!(exit, Exit::Failure(3));
+        assert_eq!(excerpt(&captured.stdout, 100), "out\n");
+        let mut abort = Command::new("sh");
+        abort.args(["-c", "kill -ABRT $$"]);
+        assert_eq!(run(&mut abort, 5_000, None).0, Exit::Signalled(6));
+        let mut flood = Command::new("sh");
+        flood.args(["-c", "yes flood"]);
+        assert_eq!(run(&mut flood, 5_000, None).0, Exit::Flood);
+    }
+
+    #[test]
+    fn a_runner_gets_its_descriptors_by_number_its_folder_and_only_its_environment() {
+        let (home, _, _top) = super::home(Path::new("/bin/sh")).unwrap();
+        let mut cases = crate::platform::private_file().unwrap();
+        std::io::Write::write_all(&mut cases, b"the cases\n").unwrap();
+        // The runner reads from the offset it shares with the judge (the
+        // harness rewinds first).
+        std::io::Seek::rewind(&mut cases).unwrap();
+        let outcomes = crate::platform::private_file().unwrap();
+        let plan = Plan::runner(&home, crate::platform::runner_limits(20))
+            .hand(cases.try_clone().unwrap().into(), 3)
+            .hand(appending(&outcomes).unwrap().into(), 4)
+            .named("lab-runner");
+        let mut cmd = Command::new("/bin/sh");
+        cmd.current_dir(&home).args([
+            "-c",
+            "cat <&3 >&4; echo \"$0 $TMPDIR ${HOME:-none}\"; ulimit -c",
+        ]);
+        let (exit, captured) = run(&mut cmd, 5_000, Some(plan));
+        assert_eq!(exit, Exit::Success, "{}", captured.stderr_excerpt(500));
+        assert_eq!(excerpt(&outcomes, 100), "the cases\n");
+        assert_eq!(
+            excerpt(&captured.stdout, 200),
+            format!("lab-runner {} none\n0\n", home.display())
+        );
+    }
+
+    #[test]
+    fn a_runner_that_fills_its_folder_past_the_quota_is_stopped() {
+        let (home, _, _top) = super::home(Path::new("/bin/sh")).unwrap();
+        let mut plan = Plan::runner(&home, crate::platform::runner_limits(20));
+        plan.quota = Some((home.clone(), 1 << 20));
+        let mut cmd = Command::new("/bin/sh");
+        cmd.current_dir(&home)
+            .args(["-c", "head -c 3000000 /dev/zero > big; sleep 5"]);
+        let (exit, _) = run(&mut cmd, 10_000, Some(plan));
+        assert_eq!(exit, Exit::FolderFull);
+    }
+}

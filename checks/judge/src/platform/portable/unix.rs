@@ -39,8 +39,9 @@ pub(super) fn signal_of(status: &std::process::ExitStatus) -> Option<i32> {
     std::os::unix::process::ExitStatusExt::signal(status)
 }
 
-/// Starts `cmd` in a process group of its own, each of `handed` under its
-/// number, with `limits` (where the system takes them) and `arg0`.
+/// Starts `cmd` in a session (and process group) of its own, each of
+/// `handed` under its number, with `limits` (where the system takes them)
+/// and `arg0`.
 pub(super) fn spawn(
     cmd: &mut Command,
     handed: Vec<(OwnedFd, i32)>,
@@ -48,7 +49,6 @@ pub(super) fn spawn(
     limits: Option<Rlimits>,
 ) -> io::Result<Started> {
     reserve_handed_numbers();
-    cmd.process_group(0);
     if let Some(name) = arg0 {
         cmd.arg0(name);
     }
@@ -56,10 +56,17 @@ pub(super) fn spawn(
         .iter()
         .map(|(fd, at)| (fd.as_raw_fd(), *at))
         .collect();
-    // SAFETY: the closure makes only async-signal-safe calls (dup2,
+    // SAFETY: the closure makes only async-signal-safe calls (setsid, dup2,
     // getrlimit, setrlimit) on the child's own state, and allocates nothing.
     unsafe {
         cmd.pre_exec(move || {
+            // A session (and so a process group) of its own: its group is
+            // what `kill_tree` kills, and where the kernel shares the
+            // processor between sessions (Linux's autogroups), a runner's
+            // busy threads take its own share, as on the Linux layer.
+            if libc::setsid() < 0 {
+                return Err(io::Error::last_os_error());
+            }
             for &(fd, at) in &pairs {
                 // dup2 leaves the new number open across exec.
                 if libc::dup2(fd, at) < 0 {
@@ -102,7 +109,7 @@ pub(super) fn spawn(
 /// Kills the child's whole process group, then reaps the child.
 pub(super) fn kill_tree(started: &mut Started) {
     // SAFETY: kill(2) with a negative pid signals the group the child
-    // leads (process_group(0) made its group id its pid).
+    // leads (setsid made its group id its pid).
     unsafe {
         libc::kill(-(started.child.id() as i32), libc::SIGKILL);
     }
