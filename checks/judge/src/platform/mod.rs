@@ -379,6 +379,14 @@ pub fn seal(file: &std::fs::File) -> io::Result<()> {
     Ok(())
 }
 
+/// Keeps the judge's memory near what it holds, where the allocator can be
+/// told how (glibc on Linux; see `linux::bounded_heap`). Called by `main`
+/// before any thread starts, whichever the layer.
+pub fn bounded_heap() {
+    #[cfg(target_os = "linux")]
+    linux::bounded_heap();
+}
+
 /// What the process does first: keeps the numbers children are handed
 /// under taken, kills its children when it is stopped, and (Linux) becomes
 /// a child subreaper. Called by `main` before any thread starts.

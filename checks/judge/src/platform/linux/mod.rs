@@ -34,3 +34,19 @@ pub(super) fn seal(file: &std::fs::File) -> io::Result<()> {
     }
     Ok(())
 }
+
+/// Keeps the judge's memory near what it holds. glibc's allocator raises
+/// its threshold for serving large blocks from the heap each time one is
+/// freed, and gives each thread an arena of its own, so the outcome buffers
+/// of steps graded side by side stay resident after they are dropped: the
+/// hostile class with `--jobs 2` peaked at 120 MiB, 70 MiB with a fixed
+/// 128 KiB threshold (large blocks mapped, and unmapped when freed) and
+/// two arenas.
+pub(super) fn bounded_heap() {
+    #[cfg(target_env = "gnu")]
+    // SAFETY: allocator settings at start-up, before any thread exists.
+    unsafe {
+        libc::mallopt(libc::M_MMAP_THRESHOLD, 128 << 10);
+        libc::mallopt(libc::M_ARENA_MAX, 2);
+    }
+}
