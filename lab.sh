@@ -122,6 +122,17 @@ if [ "$selftest" = yes ]; then
     "$judge" selftest "$@" &
     child=$!
     wait "$child" || exit $?
+    # The same subjects on the portable layer (what macOS and Windows
+    # learners run): stubs, solutions, alternatives and mutants; the
+    # solutions under 3 seeds unless --seeds says otherwise (the Linux run
+    # above has tried 20).
+    seeds=(--seeds 3)
+    for a in "$@"; do
+      case "$a" in --seeds|--seeds=*) seeds=() ;; esac
+    done
+    LAB_PLATFORM=portable "$judge" selftest ${seeds[@]+"${seeds[@]}"} "$@" &
+    child=$!
+    wait "$child" || exit $?
     "$judge" bench --quick --target-dir "$CARGO_TARGET_DIR/e2e" &
     child=$!
     wait "$child"

@@ -9,6 +9,7 @@
 //! and the advanced runner differ only in their dispatch functions.
 
 pub mod live13;
+mod platform;
 mod sink;
 
 use lab_wire::{self as wire, Call, Observed, Outcome, PROTOCOL};
@@ -30,26 +31,13 @@ thread_local! {
 /// when it recognised its arguments.
 pub type Mode = fn(&[String]) -> Option<Result<(), String>>;
 
-/// A descriptor the judge handed this runner, taken over (`None` when that
-/// number is not open, as in the live modes, which get no cases).
-fn handed(fd: i32) -> Option<std::fs::File> {
-    use std::os::fd::FromRawFd;
-    // SAFETY: F_GETFD only asks whether the number is open.
-    if unsafe { libc::fcntl(fd, libc::F_GETFD) } < 0 {
-        return None;
-    }
-    // SAFETY: the judge opened `fd` for this process alone, and nothing
-    // else in the runner owns it.
-    Some(unsafe { std::fs::File::from_raw_fd(fd) })
-}
-
 /// The runner's `main`. A runner that cannot go on (broken input, a call
 /// it cannot serve) says why on stderr and exits 70; the judge treats that
 /// like any other end of the process, as the submission's: code that runs
 /// before `main` (a constructor) could say the same, so nothing the runner
 /// says makes a fault of the kit.
 pub fn serve(name: &str, dispatch: fn(Call) -> Observed, mode: Mode) -> ExitCode {
-    refuse_other_programs();
+    platform::refuse_other_programs();
     let args: Vec<String> = std::env::args().skip(1).collect();
     // Learner code runs on a thread of the runner's own making, with the
     // main thread's usual 8 MiB of stack: the runner is jailed without
@@ -73,80 +61,6 @@ pub fn serve(name: &str, dispatch: fn(Call) -> Observed, mode: Mode) -> ExitCode
     }
 }
 
-/// Lowers this thread (the one that runs learner code) to the lowest
-/// priority, once the outcome flusher has started at the usual one. Every
-/// thread the learner's code starts inherits it, so threads that spin for
-/// ever can no longer crowd the flusher out: on a loaded machine they did,
-/// and the outcomes of finished cases stayed unwritten past the case limit.
-/// Priorities weigh only among this runner's own threads (the kernel shares
-/// the processor between sessions first, and each runner is a session of
-/// its own), and the judge's case clock leaves out the time the learner's
-/// thread waits for a processor, so no verdict depends on it. Where the
-/// call fails, the runner goes on as it was.
-fn yield_to_the_flusher() {
-    // SAFETY: gettid and setpriority only read and change this thread's
-    // own scheduling priority (on Linux, a thread's nice value is its own).
-    #[cfg(target_os = "linux")]
-    unsafe {
-        let tid = libc::gettid();
-        libc::setpriority(libc::PRIO_PROCESS, tid as libc::id_t, 19);
-    }
-}
-
-/// Refuses this process every later execve and execveat (EPERM), before
-/// any learner code is called: the judge's jail already lets a runner
-/// execute only its own binary and its dynamic loader, and this closes the
-/// loader too (which would start any file the runner can read). The judge
-/// sets no-new-privileges before the runner starts, which this needs; where
-/// the filter cannot be installed the jail's other layers remain.
-fn refuse_other_programs() {
-    #[cfg(all(
-        target_os = "linux",
-        any(target_arch = "x86_64", target_arch = "aarch64")
-    ))]
-    {
-        use libc::*;
-        const ARCH: u32 = if cfg!(target_arch = "x86_64") {
-            0xC000_003E
-        } else {
-            0xC000_00B7
-        };
-        let stmt = |code: u32, k: u32| sock_filter {
-            code: code as u16,
-            jt: 0,
-            jf: 0,
-            k,
-        };
-        let jeq = |k: u32, jt: u8, jf: u8| sock_filter {
-            code: (BPF_JMP | BPF_JEQ | BPF_K) as u16,
-            jt,
-            jf,
-            k,
-        };
-        let mut program = [
-            stmt(BPF_LD | BPF_W | BPF_ABS, 4),
-            jeq(ARCH, 0, 4),
-            stmt(BPF_LD | BPF_W | BPF_ABS, 0),
-            jeq(SYS_execve as u32, 2, 0),
-            jeq(SYS_execveat as u32, 1, 0),
-            stmt(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-            stmt(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM as u32),
-        ];
-        let fprog = sock_fprog {
-            len: program.len() as u16,
-            filter: program.as_mut_ptr(),
-        };
-        // SAFETY: the program lives across the call; the kernel copies it.
-        unsafe {
-            prctl(
-                PR_SET_SECCOMP,
-                SECCOMP_MODE_FILTER,
-                &fprog as *const sock_fprog,
-            );
-        }
-    }
-}
-
 /// A mode for runners that have no other.
 pub fn no_other_mode(_: &[String]) -> Option<Result<(), String>> {
     None
@@ -165,7 +79,7 @@ fn run(args: &[String], dispatch: fn(Call) -> Observed) -> Result<(), String> {
     let from: usize = from
         .parse()
         .map_err(|_| format!("bad start index {from:?}"))?;
-    let mut cases = handed(wire::CASES_FD).ok_or("no cases on descriptor 3")?;
+    let mut cases = platform::handed(wire::CASES_FD).ok_or("no cases on descriptor 3")?;
     // The judge hands one sealed file to each runner of a suite in turn.
     std::io::Seek::rewind(&mut cases).map_err(|e| format!("cannot read the cases: {e}"))?;
     let mut lines = BufReader::new(cases).lines();
@@ -177,9 +91,9 @@ fn run(args: &[String], dispatch: fn(Call) -> Observed) -> Result<(), String> {
     if header.protocol != PROTOCOL {
         return Err(format!("protocol {} is not {PROTOCOL}", header.protocol));
     }
-    let file = handed(wire::OUTCOMES_FD).ok_or("no outcomes file on descriptor 4")?;
+    let file = platform::handed(wire::OUTCOMES_FD).ok_or("no outcomes file on descriptor 4")?;
     let mut out = sink::Sink::new(file, careful).map_err(|e| e.to_string())?;
-    yield_to_the_flusher();
+    platform::yield_to_the_flusher();
     // Panics are reported as outcomes; the default hook would only add noise.
     panic::set_hook(Box::new(|info| {
         let message = match info.payload().downcast_ref::<&str>() {
@@ -225,12 +139,31 @@ struct Streams {
 
 impl Streams {
     fn new() -> Streams {
-        use std::os::fd::AsFd;
-        let dup =
-            |fd: std::os::fd::BorrowedFd<'_>| fd.try_clone_to_owned().ok().map(std::fs::File::from);
+        #[cfg(unix)]
+        let (out, err) = {
+            use std::os::fd::AsFd;
+            let dup = |fd: std::os::fd::BorrowedFd<'_>| {
+                fd.try_clone_to_owned().ok().map(std::fs::File::from)
+            };
+            (
+                dup(std::io::stdout().as_fd()),
+                dup(std::io::stderr().as_fd()),
+            )
+        };
+        #[cfg(windows)]
+        let (out, err) = {
+            use std::os::windows::io::AsHandle;
+            let dup = |h: std::os::windows::io::BorrowedHandle<'_>| {
+                h.try_clone_to_owned().ok().map(std::fs::File::from)
+            };
+            (
+                dup(std::io::stdout().as_handle()),
+                dup(std::io::stderr().as_handle()),
+            )
+        };
         let mut streams = Streams {
-            out: dup(std::io::stdout().as_fd()),
-            err: dup(std::io::stderr().as_fd()),
+            out,
+            err,
             last: [None, None],
         };
         streams.last = streams.at();
@@ -363,37 +296,5 @@ mod tests {
             "checks/api/src/lib.rs"
         );
         assert_eq!(shown_path("src/main.rs"), "src/main.rs");
-    }
-
-    /// This thread's nice value.
-    #[cfg(target_os = "linux")]
-    fn nice() -> i32 {
-        // SAFETY: gettid and getpriority only read this thread's priority.
-        unsafe {
-            *libc::__errno_location() = 0;
-            libc::getpriority(libc::PRIO_PROCESS, libc::gettid() as libc::id_t)
-        }
-    }
-
-    /// The thread that runs learner code gives way to the flusher started
-    /// before it, and every thread it starts afterwards (the learner's own)
-    /// inherits the lowest priority, while the flusher keeps its own.
-    #[cfg(target_os = "linux")]
-    #[test]
-    fn learner_threads_run_below_the_flusher() {
-        std::thread::spawn(|| {
-            let before = nice();
-            let flusher = std::thread::spawn(move || {
-                std::thread::sleep(std::time::Duration::from_millis(50));
-                nice()
-            });
-            super::yield_to_the_flusher();
-            assert_eq!(nice(), 19);
-            let spinner = std::thread::spawn(nice).join().unwrap();
-            assert_eq!(spinner, 19, "a thread the learner starts inherits it");
-            assert_eq!(flusher.join().unwrap(), before, "the flusher keeps its own");
-        })
-        .join()
-        .unwrap();
     }
 }

@@ -3,7 +3,7 @@
 //! a cold start and the judge's peak memory. Runs on a private copy of the
 //! kit with a correct crate in student/, never on the learner's files.
 
-use crate::spawn::{self, Exit};
+use crate::platform::{self, Exit};
 use crate::status;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -30,7 +30,7 @@ fn timed(dir: &Path, target: &Path, program: &str, args: &[&str]) -> Result<f64,
         .env("CARGO_TARGET_DIR", target)
         .env_remove("LAB_ROOT");
     let start = Instant::now();
-    let (exit, captured) = spawn::run_tool(&mut cmd, LIMIT, None).map_err(|e| e.to_string())?;
+    let (exit, captured) = platform::run_tool(&mut cmd, LIMIT, None).map_err(|e| e.to_string())?;
     let seconds = start.elapsed().as_secs_f64();
     match exit {
         // check exits 1 when a step fails; the bench only needs it to finish.
@@ -207,7 +207,7 @@ fn peak_kib(kit: &Kit) -> Result<Option<u64>, String> {
         .env("LAB_ROOT", dir)
         .env("CARGO_TARGET_DIR", target);
     cmd.env("LAB_PEAK_FILE", file.path());
-    spawn::run_tool(&mut cmd, LIMIT, None).map_err(|e| e.to_string())?;
+    platform::run_tool(&mut cmd, LIMIT, None).map_err(|e| e.to_string())?;
     let text = std::fs::read_to_string(file.path()).map_err(|e| e.to_string())?;
     Ok(text.trim().parse().ok())
 }

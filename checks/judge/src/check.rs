@@ -135,7 +135,7 @@ fn advanced_path(args: &CheckArgs) -> String {
 
 pub fn run(root: &Path, args: &CheckArgs) -> u8 {
     crate::session::tell_time_outs();
-    let _ = crate::sandbox::enter(&args.limits, false, &crate::compile::target_dir(root));
+    let _ = crate::platform::enter(&args.limits, false, &crate::compile::target_dir(root));
     let seed = args.seed.unwrap_or_else(crate::rng::fresh_seed);
     let sources = match sources(args) {
         Ok(s) => s,

@@ -151,7 +151,6 @@ pub fn seed_folder(from: &Path, to: &Path, skip: &dyn Fn(&str) -> bool) -> io::R
 }
 
 fn seed_below(from: &Path, to: &Path, skip: Option<&dyn Fn(&str) -> bool>) -> io::Result<()> {
-    use std::os::unix::fs::PermissionsExt;
     std::fs::create_dir_all(to)?;
     let Ok(entries) = std::fs::read_dir(from) else {
         return Ok(());
@@ -170,7 +169,7 @@ fn seed_below(from: &Path, to: &Path, skip: Option<&dyn Fn(&str) -> bool>) -> io
             let meta = entry.metadata()?;
             let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
             let binary = ["rlib", "rmeta", "so"].contains(&ext)
-                || (ext.is_empty() && meta.permissions().mode() & 0o111 != 0);
+                || (ext.is_empty() && crate::platform::fs::mode(&meta) & 0o111 != 0);
             if !(binary && std::fs::hard_link(&path, &into).is_ok()) {
                 std::fs::copy(&path, &into)?;
                 std::fs::File::options()

@@ -6,7 +6,11 @@
 
 use std::io::IsTerminal;
 use std::sync::mpsc::{channel, Receiver};
+#[cfg(unix)]
 use std::sync::OnceLock;
+
+/// Standard input's descriptor number.
+pub const STDIN: i32 = 0;
 
 /// What a key asks of `watch`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -26,6 +30,7 @@ pub fn decode(byte: u8) -> Option<Key> {
 }
 
 /// The terminal settings found at start, restored on drop and on signals.
+#[cfg(unix)]
 static SAVED: OnceLock<libc::termios> = OnceLock::new();
 
 /// Keys typed while it lives; none when stdin is not a terminal.
@@ -43,15 +48,13 @@ impl Keys {
                 raw: false,
             };
         }
-        let raw = single_keys(libc::STDIN_FILENO);
+        let raw = single_keys(STDIN);
         let _ = std::thread::Builder::new()
             .name("keys".into())
             .spawn(move || {
                 let mut byte = 0u8;
                 loop {
-                    // SAFETY: reads one byte into a live local.
-                    let n =
-                        unsafe { libc::read(libc::STDIN_FILENO, (&mut byte as *mut u8).cast(), 1) };
+                    let n = read_byte(&mut byte);
                     if n < 0
                         && std::io::Error::last_os_error().kind() == std::io::ErrorKind::Interrupted
                     {
@@ -79,14 +82,15 @@ impl Keys {
 impl Drop for Keys {
     fn drop(&mut self) {
         if self.raw {
-            restore(libc::STDIN_FILENO);
+            restore(STDIN);
         }
     }
 }
 
 /// Takes `fd` out of line mode and echo, keeping its signal keys, and saves
 /// the old settings for [`restore`]. False when `fd` is not a terminal.
-pub fn single_keys(fd: libc::c_int) -> bool {
+#[cfg(unix)]
+pub fn single_keys(fd: i32) -> bool {
     // SAFETY: termios is plain data; tcgetattr fills it or fails.
     let mut old: libc::termios = unsafe { std::mem::zeroed() };
     if unsafe { libc::tcgetattr(fd, &mut old) } != 0 {
@@ -103,14 +107,42 @@ pub fn single_keys(fd: libc::c_int) -> bool {
 
 /// Puts back the settings [`single_keys`] found (nothing when it was never
 /// called). Async-signal-safe: an atomic load and tcsetattr.
-pub fn restore(fd: libc::c_int) {
+#[cfg(unix)]
+pub fn restore(fd: i32) {
     if let Some(old) = SAVED.get() {
         // SAFETY: `old` was read from this terminal by tcgetattr.
         unsafe { libc::tcsetattr(fd, libc::TCSANOW, old) };
     }
 }
 
-#[cfg(test)]
+/// Single keys need a Unix terminal: elsewhere keys come a line at a time.
+#[cfg(not(unix))]
+pub fn single_keys(_fd: i32) -> bool {
+    false
+}
+
+/// Nothing to put back where [`single_keys`] changed nothing.
+#[cfg(not(unix))]
+pub fn restore(_fd: i32) {}
+
+/// Reads one byte of standard input, unbuffered: 1, 0 at its end, or -1.
+#[cfg(unix)]
+fn read_byte(byte: &mut u8) -> isize {
+    // SAFETY: reads one byte into a live local.
+    unsafe { libc::read(libc::STDIN_FILENO, (byte as *mut u8).cast(), 1) }
+}
+
+/// Reads one byte of standard input: 1, 0 at its end, or -1.
+#[cfg(not(unix))]
+fn read_byte(byte: &mut u8) -> isize {
+    use std::io::Read;
+    match std::io::stdin().read(std::slice::from_mut(byte)) {
+        Ok(n) => n as isize,
+        Err(_) => -1,
+    }
+}
+
+#[cfg(all(test, unix))]
 mod tests {
     use super::*;
 
@@ -133,8 +165,8 @@ mod tests {
                 &mut master,
                 &mut slave,
                 std::ptr::null_mut(),
-                std::ptr::null(),
-                std::ptr::null(),
+                std::ptr::null_mut(),
+                std::ptr::null_mut(),
             )
         };
         assert_eq!(opened, 0, "openpty failed");

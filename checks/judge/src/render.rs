@@ -4,9 +4,9 @@
 
 use crate::catalog::{t, tr};
 use crate::limits::Limits;
+use crate::platform::Exit;
 pub use crate::show::float;
 use crate::show::opt_str;
-use crate::spawn::Exit;
 use crate::suites::{Check, Expect};
 use crate::verdict::{same_event, Fault};
 use lab_wire::{Call, Ending, Event, Trace, Value};
@@ -188,7 +188,7 @@ fn crashed(exit: &Exit, stderr: &str) -> String {
         return t("fault.stack_overflow");
     }
     match exit {
-        Exit::Signalled(libc::SIGXFSZ) => t("fault.file_too_large"),
+        Exit::Signalled(s) if *s == crate::platform::FILE_TOO_LARGE => t("fault.file_too_large"),
         Exit::FolderFull => t("fault.folder_too_large"),
         Exit::Signalled(signal) => tr("fault.signalled", &[("signal", signal)]),
         Exit::Failure(code) => tr("fault.exited", &[("code", code)]),

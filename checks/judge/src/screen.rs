@@ -2,10 +2,11 @@
 //! height, its first failure first and its last lines kept, so that the
 //! result and the keys stay in sight.
 
+#[cfg(unix)]
 use std::io::{Read, Seek, Write};
-use std::os::fd::AsRawFd;
 
 /// The rows of the terminal on standard output, if it is one.
+#[cfg(unix)]
 pub fn rows() -> Option<usize> {
     // SAFETY: TIOCGWINSZ fills the winsize it is given and nothing else.
     let mut size: libc::winsize = unsafe { std::mem::zeroed() };
@@ -13,11 +14,26 @@ pub fn rows() -> Option<usize> {
     (ok && size.ws_row > 0).then_some(usize::from(size.ws_row))
 }
 
+/// The rows of the terminal on standard output: not asked for on this
+/// system (the report is then shown whole).
+#[cfg(not(unix))]
+pub fn rows() -> Option<usize> {
+    None
+}
+
+/// Runs `f` once, on this system without capturing what it prints (the
+/// report is then shown whole).
+#[cfg(not(unix))]
+pub fn captured<R>(f: impl FnOnce() -> R) -> (R, Option<String>) {
+    (f(), None)
+}
+
 /// Runs `f` once, with standard output going to an unnamed file of the
 /// judge's, and gives back what it printed. Standard error is left alone,
 /// so lines said while a step runs (a case that hit its limit) appear at
 /// once. `None` in place of the text: it could not be captured (then `f`
 /// printed as usual, or its text could not be read back).
+#[cfg(unix)]
 pub fn captured<R>(f: impl FnOnce() -> R) -> (R, Option<String>) {
     let Some((mut file, saved)) = redirect() else {
         return (f(), None);
@@ -41,7 +57,9 @@ pub fn captured<R>(f: impl FnOnce() -> R) -> (R, Option<String>) {
 
 /// Points standard output at a new unnamed file; returns it and a copy of
 /// the standard output it replaced.
+#[cfg(unix)]
 fn redirect() -> Option<(std::fs::File, i32)> {
+    use std::os::fd::AsRawFd;
     let file = tempfile::tempfile().ok()?;
     std::io::stdout().flush().ok()?;
     // SAFETY: plain descriptor calls on descriptors this process owns.
@@ -73,7 +91,7 @@ pub fn fit(text: &str, rows: usize, keep: usize, cut: impl Fn(usize) -> String) 
     out.join("\n") + "\n"
 }
 
-#[cfg(test)]
+#[cfg(all(test, unix))]
 mod tests {
     use super::*;
 

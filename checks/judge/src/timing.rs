@@ -10,6 +10,7 @@ pub fn phase(what: &str, since: std::time::Instant) {
 
 /// The judge's own peak resident memory so far, in KiB (its children,
 /// runners and compilers, are not counted): `getrusage`'s high-water mark.
+#[cfg(unix)]
 pub fn peak_memory_kib() -> u64 {
     // SAFETY: getrusage fills the struct it is given.
     unsafe {
@@ -19,6 +20,12 @@ pub fn peak_memory_kib() -> u64 {
         }
         usage.ru_maxrss.max(0) as u64
     }
+}
+
+/// The judge's own peak resident memory: not measured on this system.
+#[cfg(not(unix))]
+pub fn peak_memory_kib() -> u64 {
+    0
 }
 
 /// With LAB_TIMING set, says on stderr the judge's own peak memory.

@@ -2,8 +2,8 @@
 //! verdict per clause. Every variant is matched by name, so a new one can
 //! never silently count as a pass.
 
+use crate::platform::Exit;
 use crate::session::Got;
-use crate::spawn::Exit;
 use crate::suites::{Check, Expect};
 use lab_wire::{Event, Observed, Value, F64};
 

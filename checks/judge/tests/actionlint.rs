@@ -90,10 +90,12 @@ fn installed() -> Option<(String, String)> {
 #[test]
 fn every_example_workflow_passes_actionlint() {
     let files = workflows(&examples());
-    assert!(
-        files.len() >= 2,
-        "the examples hold the grading and the classroom workflows: {files:?}"
-    );
+    for name in ["grade.yml", "classroom.yml", "learners.yml"] {
+        assert!(
+            files.iter().any(|f| f.ends_with(name)),
+            "the examples hold the grading, the classroom and the learners' workflows: {files:?}"
+        );
+    }
     let Some((bin, version)) = installed() else {
         return;
     };
@@ -120,4 +122,24 @@ fn actionlint_finds_a_broken_copy_of_the_grading_workflow() {
     let (ok, out) = lint(&bin, &[copy]);
     assert!(!ok, "actionlint {version} passed a broken workflow:\n{out}");
     assert!(out.contains("grading"), "{out}");
+}
+
+/// The learners' workflow runs the portable layer's end-to-end tests on
+/// macOS and Windows, in bash, and those tests exist.
+#[test]
+fn the_learners_workflow_runs_the_portable_tests_on_macos_and_windows() {
+    let text = std::fs::read_to_string(examples().join("github-actions/learners.yml")).unwrap();
+    assert!(
+        text.contains("os: [macos-latest, windows-latest]"),
+        "{text}"
+    );
+    assert!(text.contains("shell: bash"), "{text}");
+    let filter = "--test e2e -- on_the_portable_layer";
+    assert!(text.contains(filter), "{text}");
+    let e2e = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/e2e.rs"))
+        .unwrap();
+    assert!(
+        e2e.matches("fn on_the_portable_layer_").count() >= 5,
+        "the tests the workflow names are gone"
+    );
 }

@@ -110,6 +110,29 @@ fn last_line(s: &str) -> &str {
 
 #[test]
 fn every_step_fails_on_the_stubs_and_passes_with_a_correct_crate() {
+    stubs_fail_and_a_correct_crate_passes(&[]);
+}
+
+/// The same learner's loop on the portable layer (what a check runs on
+/// macOS and Windows): the same verdicts, lines and rerun commands, and
+/// one line saying that the code runs unconfined.
+#[test]
+fn on_the_portable_layer_every_step_fails_on_the_stubs_and_passes_with_a_correct_crate() {
+    stubs_fail_and_a_correct_crate_passes(PORTABLE);
+}
+
+/// The variable that chooses the portable platform layer on Linux.
+const PORTABLE: &[(&str, &str)] = &[("LAB_PLATFORM", "portable")];
+
+/// Whether a run with `env` is on the portable layer: always off Linux.
+fn on_portable(env: &[(&str, &str)]) -> bool {
+    !env.is_empty() || !cfg!(target_os = "linux")
+}
+
+fn stubs_fail_and_a_correct_crate_passes(env: &[(&str, &str)]) {
+    let run = |dir: &Path, script: &str, args: &[&str], limit: Duration| {
+        run_env(dir, script, args, limit, env)
+    };
     let (kit, _serial) = kit();
     for n in 1..=8 {
         let script = format!("checks/0{n}-contract.sh");
@@ -128,6 +151,8 @@ fn every_step_fails_on_the_stubs_and_passes_with_a_correct_crate() {
         );
         // Nothing ran, so libtest's "test result: ok" is not printed.
         assert!(!r.stdout.contains("test result"), "{}", r.stdout);
+        let unconfined = r.stderr.matches("runs unconfined").count();
+        assert_eq!(unconfined, usize::from(on_portable(env)), "{}", r.stderr);
     }
     // A step whose code reaches another step's stub waits for it: one
     // failed line, not one per rule.
@@ -418,6 +443,21 @@ fn hostile(kit: &Path, name: &str, body: &str) -> String {
 
 #[test]
 fn hostile_code_gets_a_clear_verdict_and_never_hangs_or_passes() {
+    hostile_code_is_told(&[]);
+}
+
+/// The same hang, sleep, exit, abort, stack overflow and flood on the
+/// portable layer, with the same verdicts (a fork is no longer refused
+/// there: learner code runs unconfined, and the answer is still checked).
+#[test]
+fn on_the_portable_layer_hostile_code_gets_the_same_verdicts() {
+    hostile_code_is_told(PORTABLE);
+}
+
+fn hostile_code_is_told(env: &[(&str, &str)]) {
+    let run = |dir: &Path, script: &str, args: &[&str], limit: Duration| {
+        run_env(dir, script, args, limit, env)
+    };
     let (kit, _serial) = kit();
     let cases = [
         (
@@ -431,7 +471,16 @@ fn hostile_code_gets_a_clear_verdict_and_never_hangs_or_passes() {
             "no answer within 0.5 s",
         ),
         ("exits", "std::process::exit(0);", "exited with status 0"),
-        ("aborts", "std::process::abort();", "killed by signal 6"),
+        // Windows ends an aborted process with status 3, not a signal.
+        (
+            "aborts",
+            "std::process::abort();",
+            if cfg!(windows) {
+                "exited with status 3"
+            } else {
+                "killed by signal 6"
+            },
+        ),
         (
             "overflows",
             "fn f(n: u64) -> u64 { if n == 0 { 0 } else { 1 + f(n + 1) } } return f(1) == 7;",
@@ -1005,6 +1054,19 @@ fn a_handout_builds_and_its_checks_fail_on_the_stubs() {
 
 #[test]
 fn try_runs_execute_against_a_real_local_server() {
+    try_execute(&[]);
+}
+
+/// `try` on the portable layer: the same demonstration on loopback.
+#[test]
+fn on_the_portable_layer_try_runs_execute_against_a_real_local_server() {
+    try_execute(PORTABLE);
+}
+
+fn try_execute(env: &[(&str, &str)]) {
+    let run = |dir: &Path, script: &str, args: &[&str], limit: Duration| {
+        run_env(dir, script, args, limit, env)
+    };
     let (kit, _serial) = kit();
     let r = run(
         kit.path(),
@@ -1106,6 +1168,20 @@ fn try_11_runs_execute_admitted_against_a_real_local_server() {
 
 #[test]
 fn try_13_runs_quoteflow_behind_a_real_front_and_suppliers() {
+    try_13_quoteflow(&[]);
+}
+
+/// `try 13` on the portable layer: the front's listening socket is handed
+/// to the runner by number there too.
+#[test]
+fn on_the_portable_layer_try_13_runs_behind_a_front_handed_as_a_descriptor() {
+    try_13_quoteflow(PORTABLE);
+}
+
+fn try_13_quoteflow(env: &[(&str, &str)]) {
+    let run = |dir: &Path, script: &str, args: &[&str], limit: Duration| {
+        run_env(dir, script, args, limit, env)
+    };
     let (kit, _serial) = kit();
     let r = run(
         kit.path(),
@@ -1163,6 +1239,20 @@ fn try_without_a_demonstration_is_a_one_line_error() {
 
 #[test]
 fn reset_restores_one_stub_with_a_backup_and_watch_checks_once() {
+    reset_and_watch(&[]);
+}
+
+/// `reset`, `watch` and `status` on the portable layer; `watch` says once
+/// that learner code runs unconfined, however many checks it runs.
+#[test]
+fn on_the_portable_layer_reset_and_watch_work_the_same() {
+    reset_and_watch(PORTABLE);
+}
+
+fn reset_and_watch(env: &[(&str, &str)]) {
+    let run = |dir: &Path, script: &str, args: &[&str], limit: Duration| {
+        run_env(dir, script, args, limit, env)
+    };
     let (kit, _serial) = kit();
     let lib = kit.path().join("student/src/lib.rs");
     std::fs::copy(kit.path().join("solutions/src/lib.rs"), &lib).unwrap();
@@ -1211,6 +1301,8 @@ fn reset_restores_one_stub_with_a_backup_and_watch_checks_once() {
         BUILD,
     );
     assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    let unconfined = r.stderr.matches("runs unconfined").count();
+    assert_eq!(unconfined, usize::from(on_portable(env)), "{}", r.stderr);
     assert!(
         r.stdout.contains("step 03 passes. On to step 04"),
         "{}",
@@ -1236,6 +1328,7 @@ fn reset_restores_one_stub_with_a_backup_and_watch_checks_once() {
     );
 }
 
+#[cfg(unix)]
 #[test]
 fn watch_rechecks_what_passed_and_fits_a_long_report_to_the_terminal() {
     use std::io::Read;
@@ -1387,6 +1480,7 @@ fn the_advanced_track_is_opt_in_and_its_file_never_breaks_the_core() {
     assert!(r.stdout.contains("could not run"), "{}", r.stdout);
 }
 
+#[cfg(unix)]
 /// Every file below `dir` (not following links) with its bytes.
 fn tree(dir: &Path) -> std::collections::BTreeMap<PathBuf, Vec<u8>> {
     let mut out = std::collections::BTreeMap::new();
@@ -1407,6 +1501,7 @@ fn tree(dir: &Path) -> std::collections::BTreeMap<PathBuf, Vec<u8>> {
     out
 }
 
+#[cfg(unix)]
 /// Processes whose program lives below `dir` (runners of a slot).
 fn processes_below(dir: &Path) -> Vec<String> {
     let mut out = Vec::new();
@@ -1679,6 +1774,7 @@ fn one_slot_graded_in_turn_gives_every_submission_its_own_verdict() {
     assert!(errors.contains("lab_hostile_no_such_library"), "{errors}");
 }
 
+#[cfg(unix)]
 /// The hostile class: one submission per attack (fixtures/hostile/, each
 /// headed by what it tries), graded beside an honest correct solution and
 /// an honest stub. The victims get exactly what they get alone, before and
@@ -2000,6 +2096,53 @@ fn a_hostile_class_changes_nothing_but_its_own_grades() {
     assert!(leaked.contains("root:x:0:0"), "{leaked}");
 }
 
+/// On the portable layer (no Linux jail, as on macOS and Windows), grade
+/// refuses in one line naming what is missing and `--unsandboxed`, and
+/// grades with it; check goes on.
+#[test]
+fn on_the_portable_layer_grade_refuses_unless_unsandboxed() {
+    let (kit, _serial) = kit();
+    let class = tempfile::tempdir().unwrap();
+    let sub = class.path().join("alice/src");
+    std::fs::create_dir_all(&sub).unwrap();
+    std::fs::copy(kit.path().join("solutions/src/lib.rs"), sub.join("lib.rs")).unwrap();
+    let alice = class.path().join("alice").display().to_string();
+    let out = class.path().join("out").display().to_string();
+    let r = run_env(
+        kit.path(),
+        "lab.sh",
+        &["grade", "--out", &out, &alice],
+        BUILD,
+        PORTABLE,
+    );
+    assert_eq!(r.code, 2, "{}{}", r.stdout, r.stderr);
+    let lines: Vec<&str> = r.stderr.lines().collect();
+    assert_eq!(lines.len(), 1, "{}", r.stderr);
+    assert!(
+        lines[0].contains("Linux jail") && lines[0].contains("--unsandboxed"),
+        "{}",
+        r.stderr
+    );
+    assert!(!Path::new(&out).join("summary.json").exists());
+    let r = run_env(
+        kit.path(),
+        "lab.sh",
+        &[
+            "grade",
+            "--unsandboxed",
+            "--seed",
+            "5",
+            "--out",
+            &out,
+            &alice,
+        ],
+        BUILD,
+        PORTABLE,
+    );
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    assert!(Path::new(&out).join("summary.json").exists());
+}
+
 #[test]
 fn an_older_kernel_is_named_check_goes_on_and_grade_refuses_unless_unsandboxed() {
     let (kit, _serial) = kit();
@@ -2052,6 +2195,7 @@ fn an_older_kernel_is_named_check_goes_on_and_grade_refuses_unless_unsandboxed()
     assert_eq!(summary["submissions"][0]["score"], 8);
 }
 
+#[cfg(unix)]
 /// A pseudo-terminal's two ends.
 fn pty() -> (std::os::fd::OwnedFd, std::os::fd::OwnedFd) {
     use std::os::fd::FromRawFd;
@@ -2062,8 +2206,8 @@ fn pty() -> (std::os::fd::OwnedFd, std::os::fd::OwnedFd) {
             &mut master,
             &mut slave,
             std::ptr::null_mut(),
-            std::ptr::null(),
-            std::ptr::null(),
+            std::ptr::null_mut(),
+            std::ptr::null_mut(),
         )
     };
     assert_eq!(opened, 0, "openpty failed");
@@ -2076,6 +2220,7 @@ fn pty() -> (std::os::fd::OwnedFd, std::os::fd::OwnedFd) {
     }
 }
 
+#[cfg(unix)]
 /// Whether the terminal behind `fd` is in line mode (Enter ends a read).
 fn line_mode(fd: &std::os::fd::OwnedFd) -> bool {
     use std::os::fd::AsRawFd;
@@ -2085,6 +2230,7 @@ fn line_mode(fd: &std::os::fd::OwnedFd) -> bool {
     t.c_lflag & libc::ICANON != 0
 }
 
+#[cfg(unix)]
 /// Waits until `path` holds `words`, or panics with what it holds.
 fn wait_for(path: &Path, words: &str, limit: Duration) -> String {
     let start = Instant::now();
@@ -2101,6 +2247,7 @@ fn wait_for(path: &Path, words: &str, limit: Duration) -> String {
     }
 }
 
+#[cfg(unix)]
 #[test]
 fn watch_takes_single_keys_on_a_terminal_and_gives_the_terminal_back() {
     use std::io::Write;
@@ -2150,6 +2297,7 @@ fn watch_takes_single_keys_on_a_terminal_and_gives_the_terminal_back() {
     }
 }
 
+#[cfg(unix)]
 /// Unpacks a zip as an independent reader would (Python's zipfile, which
 /// checks every CRC), keeping each file's Unix mode; returns the names.
 fn unzip(zip: &Path, into: &Path) -> Vec<String> {
@@ -2178,6 +2326,7 @@ fn unzip(zip: &Path, into: &Path) -> Vec<String> {
         .collect()
 }
 
+#[cfg(unix)]
 #[test]
 fn a_gradescope_package_grades_in_a_stand_in_autograder_tree() {
     let (kit, _serial) = kit();

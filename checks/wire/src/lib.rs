@@ -30,6 +30,10 @@ pub const OUTCOMES_FD: i32 = 4;
 /// could read it first, so no runner is handed one and nothing a runner
 /// says makes a kit fault.
 pub const TOKEN_FD: i32 = 5;
+/// Where descriptors cannot be handed by number (Windows), the prefix of
+/// the variable that carries the handle handed under a number instead:
+/// `LAB_HANDLE_3` for the cases, `LAB_HANDLE_4` for the outcomes.
+pub const HANDLE_VAR: &str = "LAB_HANDLE_";
 
 /// First line of every cases file.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

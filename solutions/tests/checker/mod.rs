@@ -3,7 +3,6 @@
 //! (`solutions/advanced/tests/contract.rs`): cargo-mutants runs them
 //! against each mutant. See docs/MUTANTS.md.
 
-use std::os::unix::process::CommandExt;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -25,7 +24,8 @@ pub fn passes(root: &str, args: &[&str], name: &str) {
     let logs = std::env::temp_dir().join(format!("{name}-log-{}", std::process::id()));
     std::fs::create_dir_all(&logs).expect("log folder");
     let (o, e) = (logs.join("stdout"), logs.join("stderr"));
-    let mut child = Command::new("bash")
+    let mut command = Command::new("bash");
+    command
         .arg(format!("{root}/lab.sh"))
         .args(args)
         .current_dir(root)
@@ -34,10 +34,10 @@ pub fn passes(root: &str, args: &[&str], name: &str) {
         .env_remove("LAB_ROOT")
         .stdin(Stdio::null())
         .stdout(std::fs::File::create(&o).expect("stdout file"))
-        .stderr(std::fs::File::create(&e).expect("stderr file"))
-        .process_group(0)
-        .spawn()
-        .expect("bash runs");
+        .stderr(std::fs::File::create(&e).expect("stderr file"));
+    #[cfg(unix)]
+    std::os::unix::process::CommandExt::process_group(&mut command, 0);
+    let mut child = command.spawn().expect("bash runs");
     let start = Instant::now();
     let status = loop {
         if let Some(status) = child.try_wait().expect("wait for bash") {

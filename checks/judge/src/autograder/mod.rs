@@ -74,9 +74,8 @@ fn entries(root: &Path) -> io::Result<Vec<zip::Entry>> {
         Ok(())
     })?;
     for rel in files {
-        use std::os::unix::fs::PermissionsExt;
         let path = kit.join(&rel);
-        let mode = std::fs::metadata(&path)?.permissions().mode();
+        let mode = crate::platform::fs::mode(&std::fs::metadata(&path)?);
         let name = rel.to_str().ok_or_else(|| {
             io::Error::new(
                 io::ErrorKind::InvalidData,
@@ -191,7 +190,7 @@ fn grade_one(root: &Path, submission: &Path) -> Result<String, u8> {
         .to_string();
     let mut results = read(out.join(report).join("gradescope/results.json")).ok_or(code)?;
     let missing =
-        crate::sandbox::missing_in(&crate::compile::target_dir(root), args.limits.confinement);
+        crate::platform::missing_in(&crate::compile::target_dir(root), args.limits.confinement);
     if !missing.is_empty() {
         let note = tr("autograde.container", &[("what", &missing.join(", "))]);
         let output = results["output"].as_str().unwrap_or_default();

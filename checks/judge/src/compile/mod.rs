@@ -14,7 +14,7 @@ mod slot;
 
 use crate::catalog::{t, tr};
 use crate::limits::{Confinement, Limits};
-use crate::spawn::{self, Exit};
+use crate::platform::{self, Exit};
 use std::io;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -128,11 +128,11 @@ fn cargo_with(
     for (name, value) in env {
         jail = jail.env(name, *value);
     }
-    let (exit, captured) = spawn::run_tool(&mut cmd, limit, Some(jail))?;
+    let (exit, captured) = platform::run_tool(&mut cmd, limit, Some(jail))?;
     Ok((
         exit,
-        spawn::excerpt(&captured.stdout, 64 << 20),
-        spawn::excerpt(&captured.stderr, 256 << 10),
+        platform::excerpt(&captured.stdout, 64 << 20),
+        platform::excerpt(&captured.stderr, 256 << 10),
     ))
 }
 
@@ -153,13 +153,7 @@ fn clip(text: &str, cap: usize) -> &str {
 /// regular file is taken: not through a link, and a FIFO planted there
 /// neither blocks the open nor serves as a lock.
 fn lock_file(path: &Path, exclusive: bool) -> io::Result<std::fs::File> {
-    use std::os::unix::fs::OpenOptionsExt;
-    let file = std::fs::OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
-        .open(path)?;
+    let file = crate::platform::fs::open_lock(path)?;
     if !file.metadata()?.is_file() {
         return Err(io::Error::other(format!(
             "{} is not a regular file",
@@ -173,22 +167,7 @@ fn lock_file(path: &Path, exclusive: bool) -> io::Result<std::fs::File> {
 /// Waits for `file`'s lock to become exclusive or shared. Changing it is
 /// not atomic: another process may take the lock in between.
 fn relock(file: &std::fs::File, exclusive: bool) -> io::Result<()> {
-    use std::os::unix::io::AsRawFd;
-    let op = if exclusive {
-        libc::LOCK_EX
-    } else {
-        libc::LOCK_SH
-    };
-    loop {
-        // SAFETY: flock on a descriptor we own; released when `file` closes.
-        if unsafe { libc::flock(file.as_raw_fd(), op) } == 0 {
-            return Ok(());
-        }
-        let e = io::Error::last_os_error();
-        if e.kind() != io::ErrorKind::Interrupted {
-            return Err(e);
-        }
-    }
+    crate::platform::fs::lock(file, exclusive)
 }
 
 /// The jail of one build command (cargo) in `dir`: it reads the toolchain
@@ -200,12 +179,12 @@ fn jail_reading(
     target: &Path,
     more: &[&Path],
     confinement: Confinement,
-) -> Result<crate::sandbox::Jail, BuildError> {
+) -> Result<crate::platform::Jail, BuildError> {
     let tmp = target.join("lab-tmp");
     std::fs::create_dir_all(&tmp)?;
     let (mut read, also) = sources(dir)?;
     read.extend(more.iter().map(|p| p.to_path_buf()));
-    Ok(crate::sandbox::build(
+    Ok(crate::platform::build(
         &read,
         target,
         &tmp,
@@ -668,7 +647,7 @@ fn signatures_first(root: &Path, dir: &Path, runner: Runner, errors: String) -> 
 
 /// The crates a manifest's `[dependencies]` table names, sorted (for tests
 /// that hold the kit's lists to its manifests).
-#[cfg(test)]
+#[cfg(all(test, unix))]
 fn dependency_names(manifest: &str) -> Vec<String> {
     let mut names: Vec<String> = manifest
         .split("[dependencies]")
@@ -684,7 +663,7 @@ fn dependency_names(manifest: &str) -> Vec<String> {
     names
 }
 
-#[cfg(test)]
+#[cfg(all(test, unix))]
 mod tests {
     use super::*;
 

@@ -10,7 +10,7 @@ use super::blame::{self, Unit};
 use super::{BuildError, Runner};
 use crate::catalog::tr;
 use crate::limits::Limits;
-use crate::spawn::Exit;
+use crate::platform::Exit;
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
 

@@ -146,7 +146,7 @@ fn make_tree(dir: &Path, tree: &Tree) -> io::Result<()> {
             if let Some(up) = at.parent() {
                 std::fs::create_dir_all(up)?;
             }
-            std::os::unix::fs::symlink(to, &at)?;
+            crate::platform::fs::symlink(to, &at)?;
         }
     }
     Ok(())
@@ -483,7 +483,7 @@ fn subject_bytes(lib_rs: &[u8], advanced: Option<&[u8]>) -> Vec<u8> {
     bytes
 }
 
-#[cfg(test)]
+#[cfg(all(test, unix))]
 mod tests {
     use super::*;
     use std::time::Duration;

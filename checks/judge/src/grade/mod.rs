@@ -52,7 +52,7 @@ pub fn run(root: &Path, args: &GradeArgs) -> u8 {
 /// code gets what confinement there is.
 pub fn run_with(root: &Path, args: &GradeArgs, strict: bool) -> u8 {
     if let Err(refused) =
-        crate::sandbox::enter(&args.limits, strict, &crate::compile::target_dir(root))
+        crate::platform::enter(&args.limits, strict, &crate::compile::target_dir(root))
     {
         eprintln!("lab: {refused}");
         return status::USAGE;
@@ -119,7 +119,14 @@ pub fn run_with(root: &Path, args: &GradeArgs, strict: bool) -> u8 {
         )
         .map(|_| ())
     };
-    let reports = match within(bound, &mine, grading, late, on_done, crate::spawn::kill_all) {
+    let reports = match within(
+        bound,
+        &mine,
+        grading,
+        late,
+        on_done,
+        crate::platform::kill_all,
+    ) {
         Ok(r) => r,
         Err(e) => {
             eprintln!("lab: {}", tr("error.kit", &[("what", &e)]));
@@ -160,7 +167,7 @@ pub fn run_with(root: &Path, args: &GradeArgs, strict: bool) -> u8 {
     review_status(&class.submissions)
 }
 
-#[cfg(test)]
+#[cfg(all(test, unix))]
 mod tests {
     use super::table::row;
     use super::verdicts::extra_dependencies_note;

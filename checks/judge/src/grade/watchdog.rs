@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 /// `jobs` at a time, and a minute to spare.
 pub(super) fn watchdog_bound(limits: &Limits, count: usize, jobs: usize) -> Duration {
     let suites = suites::all_steps().count() as u32;
-    let one = (compile::WARM_LIMIT + limits.build * 2) * crate::spawn::TOOL_WALL_FACTOR
+    let one = (compile::WARM_LIMIT + limits.build * 2) * crate::platform::TOOL_WALL_FACTOR
         + limits.suite * suites;
     one * count.div_ceil(jobs.max(1)).max(1) as u32 + Duration::from_secs(60)
 }

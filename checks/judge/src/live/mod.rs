@@ -16,7 +16,7 @@ mod s13;
 use crate::catalog::{t, tr};
 use crate::compile::{self, BuildError};
 use crate::limits::Limits;
-use crate::spawn::{self, Captured, Exit, Watch};
+use crate::platform::{self, Captured, Exit, Watch};
 use crate::status;
 use lab_wire::http::{request_line, respond};
 use lab_wire::Live;
@@ -112,19 +112,19 @@ fn supervised(
     runner: &Path,
     args: &[String],
     ports: &[u16],
-    front: Option<std::os::fd::OwnedFd>,
+    front: Option<crate::platform::Handed>,
     limits: &Limits,
-) -> Result<(Exit, Captured, crate::sandbox::RunnerHome), u8> {
+) -> Result<(Exit, Captured, crate::platform::RunnerHome), u8> {
     // A step's limits, as in a check, but for time: a demonstration reports
     // no progress, so it gets 30 s of its own time and 60 s in all.
-    let home = crate::sandbox::RunnerHome::new(runner, limits.confinement).map_err(kit_error)?;
+    let home = crate::platform::RunnerHome::new(runner, limits.confinement).map_err(kit_error)?;
     let mut cmd = Command::new(&home.program);
     cmd.current_dir(&home.dir).args(args);
-    let mut jail = crate::sandbox::runner(
+    let mut jail = crate::platform::runner(
         &home.program,
         &home,
         ports,
-        crate::sandbox::runner_limits(limits.suite.as_secs() + 5),
+        crate::platform::runner_limits(limits.suite.as_secs() + 5),
     )
     .map_err(kit_error)?
     .named("lab-runner");
@@ -137,7 +137,7 @@ fn supervised(
         output_cap: limits.output_cap,
     };
     let (exit, captured) =
-        spawn::supervise(&mut cmd, watch, Some(jail), || false).map_err(kit_error)?;
+        platform::supervise(&mut cmd, watch, Some(jail), || false).map_err(kit_error)?;
     Ok((exit, captured, home))
 }
 
@@ -359,7 +359,7 @@ fn core(root: &Path, args: &TryArgs, limits: &Limits) -> u8 {
         Err(code) => return code,
     };
     drop(built);
-    print!("{}", spawn::excerpt(&captured.stdout, 64 << 10));
+    print!("{}", platform::excerpt(&captured.stdout, 64 << 10));
     println!("{}", t("try.server_view"));
     for line in log.lock().map(|l| l.clone()).unwrap_or_default() {
         println!("{line}");

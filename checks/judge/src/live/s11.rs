@@ -8,7 +8,7 @@ use super::TryArgs;
 use super::{advanced_runner, ending, kit_error, listen, Log};
 use crate::catalog::{t, tr};
 use crate::limits::Limits;
-use crate::spawn;
+use crate::platform;
 use lab_wire::http::{request_line, respond};
 use std::net::TcpStream;
 use std::path::Path;
@@ -126,7 +126,7 @@ pub fn run(root: &Path, args: &TryArgs, limits: &Limits) -> u8 {
         Ok(x) => x,
         Err(code) => return code,
     };
-    print!("{}", spawn::excerpt(&captured.stdout, 64 << 10));
+    print!("{}", platform::excerpt(&captured.stdout, 64 << 10));
     println!("{}", t("try.server_view"));
     log.print();
     ending(exit, &captured, args.step, "execute_admitted")

@@ -10,7 +10,7 @@ use super::TryArgs;
 use super::{advanced_runner, ending, kit_error, listen, Log};
 use crate::catalog::{t, tr};
 use crate::limits::Limits;
-use crate::spawn;
+use crate::platform;
 use lab_wire::http::{self, Answer, Failure};
 use std::collections::HashMap;
 use std::io::Read;
@@ -254,7 +254,10 @@ pub fn run(root: &Path, args: &TryArgs, limits: &Limits) -> u8 {
             });
             inbound(front_addr, &format!("q{}", AT_ONCE + 1), origin, log, stop);
         });
-        let handed = front.try_clone().ok().map(std::os::fd::OwnedFd::from);
+        let handed = front
+            .try_clone()
+            .ok()
+            .and_then(|f| crate::platform::handed_socket(f).ok());
         let outcome = super::supervised(&runner, &runner_args, &ports, handed, limits);
         stop.store(true, Ordering::SeqCst);
         outcome
@@ -265,7 +268,7 @@ pub fn run(root: &Path, args: &TryArgs, limits: &Limits) -> u8 {
         Ok(x) => x,
         Err(code) => return code,
     };
-    print!("{}", spawn::excerpt(&captured.stdout, 64 << 10));
+    print!("{}", platform::excerpt(&captured.stdout, 64 << 10));
     println!("{}", t("try.server_view13"));
     log.print();
     ending(exit, &captured, args.step, "fan_out")

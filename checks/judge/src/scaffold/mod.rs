@@ -320,7 +320,6 @@ fn edited(path: &str, text: String) -> File {
 /// Writes every file of the plan, each atomically; a contract script is
 /// made executable like the others.
 fn write(root: &Path, files: &[File]) -> Result<(), String> {
-    use std::os::unix::fs::PermissionsExt;
     for file in files {
         let path = root.join(&file.path);
         let fail = |e: std::io::Error| format!("{}: {e}", file.path);
@@ -329,8 +328,7 @@ fn write(root: &Path, files: &[File]) -> Result<(), String> {
         }
         crate::files::write_atomically(&path, &file.text).map_err(fail)?;
         if file.path.ends_with(".sh") {
-            std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755))
-                .map_err(fail)?;
+            crate::platform::fs::set_mode(&path, 0o755).map_err(fail)?;
         }
     }
     Ok(())

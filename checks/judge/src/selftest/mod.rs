@@ -99,7 +99,10 @@ pub fn run(root: &Path, args: &SelftestArgs) -> u8 {
         examine(root, &format!("selftest-{j}"), &subject, seed)
             .map(|examined| Finding::of(subject, examined))
     };
-    let with_class = args.only.as_deref().is_none_or(|o| "class".starts_with(o));
+    // The sample class holds hostile submissions whose verdicts are the
+    // jail's (a fork refused, say): it is graded on the Linux layer only.
+    let with_class = args.only.as_deref().is_none_or(|o| "class".starts_with(o))
+        && crate::platform::layer() == crate::platform::Layer::Linux;
     // The sample class is graded beside the subjects, in slots of its own:
     // several of its submissions wait out a time limit, and the subjects
     // use the processors meanwhile. Its findings are printed after theirs.

@@ -9,7 +9,7 @@ use std::io::{self, Write};
 const BATCH: usize = 512;
 
 /// A suite's cases, written once into a sealed file of the judge's own
-/// (see [`memory_file`]) and handed to each runner as descriptor
+/// (see [`crate::platform::sealable_file`]) and handed to each runner as descriptor
 /// [`wire::CASES_FD`].
 pub struct CasesFile {
     pub(super) file: std::fs::File,
@@ -104,7 +104,7 @@ pub(super) fn write_selected(
     batching: bool,
     wanted: &dyn Fn(usize) -> bool,
 ) -> io::Result<CasesFile> {
-    let sealed = memory_file()?;
+    let sealed = crate::platform::sealable_file()?;
     let out = io::BufWriter::new(sealed.try_clone()?);
     let file = CasesFile {
         file: sealed,
@@ -146,38 +146,10 @@ pub(super) fn write_selected(
     }
     w.flush_batch()?;
     w.out.flush()?;
-    seal(&w.file.file)?;
+    crate::platform::seal(&w.file.file)?;
     Ok(w.file)
 }
 
-/// A file in memory with no name (memfd), which can be sealed.
-fn memory_file() -> io::Result<std::fs::File> {
-    use std::os::fd::FromRawFd;
-    // SAFETY: memfd_create returns a new descriptor that only we hold.
-    let fd = unsafe {
-        libc::memfd_create(
-            c"retry-lab-cases".as_ptr(),
-            libc::MFD_CLOEXEC | libc::MFD_ALLOW_SEALING,
-        )
-    };
-    if fd < 0 {
-        return Err(io::Error::last_os_error());
-    }
-    // SAFETY: `fd` is open and owned by nobody else.
-    Ok(unsafe { std::fs::File::from_raw_fd(fd) })
-}
-
-/// Seals a memory file for good: no process, the judge included, can
-/// write, grow or shrink it any more, through any descriptor.
-fn seal(file: &std::fs::File) -> io::Result<()> {
-    use std::os::fd::AsRawFd;
-    let seals = libc::F_SEAL_SEAL | libc::F_SEAL_SHRINK | libc::F_SEAL_GROW | libc::F_SEAL_WRITE;
-    // SAFETY: fcntl on a descriptor we own.
-    if unsafe { libc::fcntl(file.as_raw_fd(), libc::F_ADD_SEALS, seals) } != 0 {
-        return Err(io::Error::last_os_error());
-    }
-    Ok(())
-}
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -18,7 +18,7 @@ pub use printed::PRINTED_CAP;
 pub use time_outs::tell_time_outs;
 
 use crate::limits::Limits;
-use crate::spawn::Exit;
+use crate::platform::Exit;
 use crate::suites::Suite;
 use cases::write_selected;
 use lab_wire::{Observed, Value};

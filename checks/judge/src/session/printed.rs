@@ -1,7 +1,7 @@
 //! What the learner's code printed during each case, read back from a
 //! runner's captured streams by the spans its outcomes name.
 
-use crate::spawn;
+use crate::platform;
 use lab_wire as wire;
 
 /// Most bytes of a check's own stdout (and as many of its stderr) kept to
@@ -10,11 +10,11 @@ pub const PRINTED_CAP: u64 = 1024;
 
 /// What a case printed, read back from a runner's captured streams: its
 /// stdout, then its stderr, each capped, each cut marked.
-pub(super) fn printed_text(captured: &spawn::Captured, p: &wire::Printed) -> Option<String> {
+pub(super) fn printed_text(captured: &platform::Captured, p: &wire::Printed) -> Option<String> {
     let mut parts = Vec::new();
     for (file, [from, to]) in [(&captured.stdout, p.stdout), (&captured.stderr, p.stderr)] {
         if to > from {
-            let (text, cut) = spawn::slice(file, from, to, PRINTED_CAP);
+            let (text, cut) = platform::slice(file, from, to, PRINTED_CAP);
             let mut text = text.trim_end().to_string();
             if cut {
                 text += "\n…";
@@ -49,13 +49,13 @@ pub(super) fn flooded_at(spans: &[(usize, wire::Printed)], cap: u64) -> Option<u
 /// What the case a runner was stopped in printed: both streams from where
 /// the last answered case left them.
 pub(super) fn printed_since(
-    captured: &spawn::Captured,
+    captured: &platform::Captured,
     spans: &[(usize, wire::Printed)],
 ) -> Option<String> {
     let [out, err] = ends(spans).last().map_or([0, 0], |(_, e)| e);
     let p = wire::Printed {
-        stdout: [out, spawn::size(&captured.stdout).max(out)],
-        stderr: [err, spawn::size(&captured.stderr).max(err)],
+        stdout: [out, platform::size(&captured.stdout).max(out)],
+        stderr: [err, platform::size(&captured.stderr).max(err)],
     };
     printed_text(captured, &p)
 }
@@ -71,13 +71,13 @@ pub(super) mod tests {
     }
 
     /// Captured streams that hold `stdout` and `stderr`.
-    fn holding(stdout: &str, stderr: &str) -> spawn::Captured {
+    fn holding(stdout: &str, stderr: &str) -> platform::Captured {
         let file = |text: &str| {
-            let mut f = spawn::private_file().unwrap();
+            let mut f = platform::private_file().unwrap();
             f.write_all(text.as_bytes()).unwrap();
             f
         };
-        spawn::Captured {
+        platform::Captured {
             stdout: file(stdout),
             stderr: file(stderr),
         }

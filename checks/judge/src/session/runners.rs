@@ -7,8 +7,8 @@ use super::settle::{settle, Bad, Ended, Settled};
 use super::time_outs::time_out_now;
 use super::Got;
 use crate::limits::Limits;
-use crate::sandbox::{Jail, RunnerHome};
-use crate::spawn::{self, Exit, Heard, Watch};
+use crate::platform::{self, Exit, Heard, Watch};
+use crate::platform::{Jail, RunnerHome};
 use crate::suites::Suite;
 use lab_wire as wire;
 use std::io;
@@ -61,7 +61,6 @@ impl Tail {
     /// Returns [`Heard::Stop`] when `each` did, else whether any line made
     /// progress.
     fn poll(&mut self, mut each: impl FnMut(Result<&str, Overrun>) -> Heard) -> Heard {
-        use std::os::unix::fs::FileExt;
         let mut heard = Heard::Nothing;
         let mut read = 0;
         let mut chunk = vec![0u8; 64 << 10];
@@ -92,9 +91,7 @@ impl Tail {
             // One byte past the limit is enough to know it was passed.
             let room = (self.limit + 1).saturating_sub(self.read_to);
             let want = chunk.len().min(usize::try_from(room).unwrap_or(usize::MAX));
-            let n = self
-                .file
-                .read_at(&mut chunk[..want], self.read_to)
+            let n = crate::platform::fs::read_at(&self.file, &mut chunk[..want], self.read_to)
                 .unwrap_or(0);
             if n == 0 {
                 return heard;
@@ -166,7 +163,7 @@ fn start(
     (from, careful): (usize, bool),
     budget: u64,
 ) -> io::Result<Started> {
-    let outcomes = spawn::private_file()?;
+    let outcomes = platform::private_file()?;
     let tail = Tail {
         file: outcomes.try_clone()?,
         read_to: 0,
@@ -180,15 +177,15 @@ fn start(
     if careful {
         cmd.arg("careful");
     }
-    let jail = crate::sandbox::runner(
+    let jail = crate::platform::runner(
         &home.program,
         &home,
         &[],
-        crate::sandbox::runner_limits(limits.suite.as_secs() + 5),
+        crate::platform::runner_limits(limits.suite.as_secs() + 5),
     )?
     .named("lab-runner")
     .hand(cases.file.try_clone()?.into(), wire::CASES_FD)
-    .hand(spawn::appending(&outcomes)?.into(), wire::OUTCOMES_FD);
+    .hand(platform::appending(&outcomes)?, wire::OUTCOMES_FD);
     Ok(Started {
         home,
         cmd,
@@ -322,7 +319,7 @@ pub(super) fn run_cases(
             too_much: false,
         };
         // Once a line is forged nothing more is read: the runner is stopped.
-        let (exit, captured) = spawn::supervise_heard(&mut cmd, watch, Some(jail), || {
+        let (exit, captured) = platform::supervise_heard(&mut cmd, watch, Some(jail), || {
             if answers.forged.is_some() {
                 return Heard::Stop;
             }
@@ -423,7 +420,7 @@ mod tests {
     use std::io::Write;
 
     fn tail_of(bytes: &[u8], limit: u64) -> Tail {
-        let mut file = spawn::private_file().unwrap();
+        let mut file = platform::private_file().unwrap();
         file.write_all(bytes).unwrap();
         Tail {
             file,

@@ -1,6 +1,6 @@
 //! How a runner ended, and which case its end is pinned on.
 
-use crate::spawn::Exit;
+use crate::platform::Exit;
 
 /// How one runner ended, as far as judging its cases goes.
 #[derive(Debug, Clone)]

@@ -13,7 +13,6 @@ use lab_api::advanced::{
 use lab_harness::live13::{Live, LiveEvent, LiveNote, LiveSupplier, OutboundSlots};
 use lab_wire::http;
 use std::net::{SocketAddr, TcpListener, TcpStream};
-use std::os::fd::FromRawFd;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -193,9 +192,7 @@ pub fn run(fd: &str, count: &str, suppliers: &[String]) -> Result<(), String> {
     if fd < 3 {
         return Err(format!("descriptor {fd} is not a listening socket"));
     }
-    // SAFETY: the judge made `fd` this process's copy of its listening
-    // socket, and nothing else in this process uses that number.
-    let listener = unsafe { TcpListener::from_raw_fd(fd) };
+    let listener = handed_listener(fd)?;
     listener
         .set_nonblocking(true)
         .map_err(|e| format!("the front's socket: {e}"))?;
@@ -237,4 +234,26 @@ pub fn run(fd: &str, count: &str, suppliers: &[String]) -> Result<(), String> {
         Some(why) => Err(format!("your code panicked: {why}")),
         None => Ok(()),
     }
+}
+
+/// The judge's listening socket, handed as descriptor `fd`.
+#[cfg(unix)]
+fn handed_listener(fd: i32) -> Result<TcpListener, String> {
+    use std::os::fd::FromRawFd;
+    // SAFETY: the judge made `fd` this process's copy of its listening
+    // socket, and nothing else in this process uses that number.
+    Ok(unsafe { TcpListener::from_raw_fd(fd) })
+}
+
+/// The judge's listening socket, handed as an inherited socket whose value
+/// is in `LAB_HANDLE_<fd>` (Windows hands no descriptor by number).
+#[cfg(windows)]
+fn handed_listener(fd: i32) -> Result<TcpListener, String> {
+    use std::os::windows::io::FromRawSocket;
+    let raw: u64 = std::env::var(format!("{}{fd}", lab_wire::HANDLE_VAR))
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .ok_or(format!("descriptor {fd} is not a listening socket"))?;
+    // SAFETY: the judge made this socket inheritable for this process alone.
+    Ok(unsafe { TcpListener::from_raw_socket(raw as _) })
 }

@@ -8,23 +8,24 @@
 //! killed and reaped here.
 //!
 //! `launch.rs` starts a child without copying the judge, `captured.rs`
-//! holds a child's output, `groups.rs` the live process groups and the
-//! orphans, `clock.rs` the time a limit counts and `folder.rs` a jailed
-//! folder's size.
+//! holds the descriptor a child writes its output through, `groups.rs` the
+//! live process groups and the orphans, `clock.rs` the time a limit counts
+//! (the folder's size and the output files are the platform layer's, shared
+//! with the portable one).
 
 mod captured;
 mod clock;
-mod folder;
 mod groups;
 mod launch;
 
-pub use captured::{appending, excerpt, private_file, size, slice, Captured};
-pub use folder::folder_bytes;
+pub use crate::platform::{excerpt, folder_bytes, private_file, size, slice, Captured};
+pub use crate::platform::{Exit, Heard, Watch, TOOL_WALL_FACTOR};
+pub use captured::appending;
 pub use groups::{become_subreaper, kill_all, kill_children_on_stop, reap_orphans};
 
-use crate::sandbox::Jail;
+use crate::platform::folder::{FOLDER_ENTRIES, FOLDER_EVERY};
+use crate::platform::linux::sandbox::Jail;
 use clock::{Clock, Measure};
-use folder::{FOLDER_ENTRIES, FOLDER_EVERY};
 use groups::{register, LIVE_GROUPS, SPAWNING};
 use launch::{launch, Launched, Step};
 use std::io;
@@ -33,48 +34,6 @@ use std::os::unix::process::ExitStatusExt;
 use std::process::Command;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
-
-/// How a supervised child ended.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Exit {
-    Success,
-    Failure(i32),
-    Signalled(i32),
-    /// No progress for longer than the per-case limit (counted in the
-    /// child's own time: see [`Clock`]).
-    CaseTimeLimit,
-    /// The whole run's time ran out.
-    OverallTimeLimit,
-    /// stdout and stderr together grew past the cap.
-    Flood,
-    /// What it wrote in its own folder grew past the jail's quota.
-    FolderFull,
-    /// Stopped by its supervisor for what it wrote (see [`Heard::Stop`]).
-    Stopped,
-}
-
-/// What a supervisor's poll of a child's answers found.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Heard {
-    /// Nothing new.
-    Nothing,
-    /// Progress: the case limit starts again.
-    Progress,
-    /// Something that ends the child at once (a line that does not belong,
-    /// answers past their cap).
-    Stop,
-}
-
-/// Limits of one supervised child.
-#[derive(Debug, Clone, Copy)]
-pub struct Watch {
-    /// Longest stretch without progress.
-    pub idle: Duration,
-    /// When everything must be over.
-    pub deadline: Instant,
-    /// Most bytes of stdout plus stderr.
-    pub output_cap: u64,
-}
 
 fn start(cmd: &mut Command, jail: Option<Jail>) -> io::Result<(Launched, Captured, Option<usize>)> {
     reserve_handed_numbers();
@@ -162,14 +121,7 @@ fn kill_group(child: &mut Launched, slot: Option<usize>) {
     }
 }
 
-fn exit_of(status: std::process::ExitStatus) -> Exit {
-    match (status.code(), status.signal()) {
-        (Some(0), _) => Exit::Success,
-        (Some(code), _) => Exit::Failure(code),
-        (None, Some(signal)) => Exit::Signalled(signal),
-        (None, None) => Exit::Failure(-1),
-    }
-}
+use crate::platform::exit_of;
 
 /// Runs `cmd` under `watch`. `progress` is polled often and says whether the
 /// child made progress since the last poll; it is polled once more after the
@@ -265,11 +217,6 @@ fn supervise_by(
     progress();
     Ok((exit, captured))
 }
-
-/// How much wall-clock time a tool gets for each second of its limit: a
-/// build that waits without using the processor (blocked on a lock, say)
-/// still ends.
-pub const TOOL_WALL_FACTOR: u32 = 3;
 
 /// Runs a tool (cargo) to completion under a limit of processor time (its
 /// whole session's, see [`session_cpu`]; at most [`TOOL_WALL_FACTOR`]

@@ -1,20 +1,19 @@
-//! How much a jailed child's folder holds, measured against its quota.
+//! How much a runner's folder holds, measured against its quota.
 
 use std::path::Path;
 use std::time::Duration;
 
-/// How often a jailed child's folder is measured against its quota.
-pub(super) const FOLDER_EVERY: Duration = Duration::from_millis(50);
+/// How often a runner's folder is measured against its quota.
+pub(crate) const FOLDER_EVERY: Duration = Duration::from_millis(50);
 
-/// Most files and folders a jailed child's folder may hold; more counts
-/// as past its quota.
-pub(super) const FOLDER_ENTRIES: usize = 10_000;
+/// Most files and folders a runner's folder may hold; more counts as past
+/// its quota.
+pub(crate) const FOLDER_ENTRIES: usize = 10_000;
 
 /// The bytes `dir` takes on disk, everything beneath it counted (a sparse
 /// file by its length), links not followed; `u64::MAX` when it holds more
 /// than `entries` files and folders.
 pub fn folder_bytes(dir: &Path, entries: usize) -> u64 {
-    use std::os::unix::fs::MetadataExt;
     let (mut total, mut seen) = (0u64, 0usize);
     let mut stack = vec![dir.to_path_buf()];
     while let Some(d) = stack.pop() {
@@ -29,11 +28,24 @@ pub fn folder_bytes(dir: &Path, entries: usize) -> u64 {
             let Ok(meta) = entry.path().symlink_metadata() else {
                 continue;
             };
-            total = total.saturating_add(meta.len().max(meta.blocks() * 512));
+            total = total.saturating_add(meta.len().max(blocks(&meta)));
             if meta.is_dir() {
                 stack.push(entry.path());
             }
         }
     }
     total
+}
+
+/// The bytes a file's blocks take, where the platform says.
+fn blocks(meta: &std::fs::Metadata) -> u64 {
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::MetadataExt::blocks(meta) * 512
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = meta;
+        0
+    }
 }

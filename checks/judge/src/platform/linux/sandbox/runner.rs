@@ -2,32 +2,14 @@
 //! the policy around its binary and home.
 
 use super::home::RunnerHome;
-use super::jail::Jail;
-use super::jail::Rlimits;
 use super::jail::RUNNER_THREADS;
+use super::jail::{Jail, Rlimits};
 use super::policy::Policy;
 use super::policy::Sockets;
 use std::io;
 use std::path::{Path, PathBuf};
 
-/// Most bytes of any one file a runner writes: its outcomes file (a step's
-/// every check, one line each, when failures are pinned one by one, is a
-/// few MiB), its stdout and stderr (the judge stops a flood at the output
-/// cap long before), and anything learner code writes in its folder.
-pub(super) const RUNNER_FILE_SIZE: u64 = 64 << 20;
-
-/// Most bytes a runner's own folder may hold, all its files together.
-pub const RUNNER_FOLDER_BYTES: u64 = 256 << 20;
-
-/// Limits of a runner: 2 GiB of address space, 64 MiB per file, `cpu`
-/// seconds of CPU time.
-pub fn runner_limits(cpu_seconds: u64) -> Rlimits {
-    Rlimits {
-        address_space: 2 << 30,
-        file_size: RUNNER_FILE_SIZE,
-        cpu_seconds,
-    }
-}
+pub use crate::platform::{runner_limits, RUNNER_FOLDER_BYTES};
 
 /// The ELF interpreter `exe` names (its dynamic loader), if any: the one
 /// file besides `exe` that starting it executes.

@@ -35,31 +35,6 @@ pub use policy::{Filter, Policy, Sockets};
 pub use runner::{runner, runner_limits, RUNNER_FOLDER_BYTES};
 pub use toolchain::build;
 
-use crate::limits::Confinement;
-use std::path::Path;
-
-/// Says what the learner should know of this run's jail: under
-/// `--unsandboxed`, or where the kernel lacks part of the jail, one line on
-/// stderr. `strict` (grading) refuses a
-/// partial jail unless `--unsandboxed` was given: the `Err` is that refusal.
-pub fn enter(limits: &crate::limits::Limits, strict: bool, target: &Path) -> Result<(), String> {
-    use crate::catalog::{t, tr};
-    if limits.confinement == Confinement::Off {
-        eprintln!("lab: {}", t("sandbox.off"));
-        return Ok(());
-    }
-    let missing = missing_in(target, Confinement::Jail);
-    if missing.is_empty() {
-        return Ok(());
-    }
-    let what = missing.join(", ");
-    if strict {
-        return Err(tr("sandbox.refused", &[("what", &what)]));
-    }
-    eprintln!("lab: {}", tr("sandbox.partial", &[("what", &what)]));
-    Ok(())
-}
-
 #[cfg(test)]
 mod tests {
     use super::home::others_may_run;
@@ -68,14 +43,19 @@ mod tests {
     use super::rules::build_ruleset;
     use super::toolchain::toolchain_for;
     use super::*;
+    use crate::limits::Confinement;
     use std::ffi::OsString;
+    use std::path::Path;
     use std::path::PathBuf;
     use std::process::Command;
 
     /// Runs `cmd` under `jail` (or none) with a 20 s watch; returns how it
     /// ended and its stdout followed by its stderr.
-    fn captured(cmd: &mut Command, jail: Option<Jail>) -> (crate::spawn::Exit, String) {
-        use crate::spawn::{self, Watch};
+    fn captured(
+        cmd: &mut Command,
+        jail: Option<Jail>,
+    ) -> (crate::platform::linux::spawn::Exit, String) {
+        use crate::platform::linux::spawn::{self, Watch};
         let watch = Watch {
             idle: std::time::Duration::from_secs(20),
             deadline: std::time::Instant::now() + std::time::Duration::from_secs(20),
@@ -98,7 +78,7 @@ mod tests {
     /// and write `write`; returns (exit code or -signal, stdout+stderr).
     /// Runs `script` in sh inside `jail`; returns how it ended and its
     /// stdout followed by its stderr.
-    fn in_jail(script: &str, jail: Jail) -> (crate::spawn::Exit, String) {
+    fn in_jail(script: &str, jail: Jail) -> (crate::platform::linux::spawn::Exit, String) {
         let mut cmd = Command::new("/bin/sh");
         cmd.args(["-c", script]);
         captured(&mut cmd, Some(jail))
@@ -107,7 +87,7 @@ mod tests {
     /// Runs `script` in a jail that may read /bin, /usr and `read`, and
     /// write `write`; returns (exit code, stdout+stderr).
     fn jailed(script: &str, read: &Path, write: &Path, no_fork: bool) -> (i32, String) {
-        use crate::spawn::Exit;
+        use crate::platform::linux::spawn::Exit;
         let policy = Policy {
             read: vec!["/bin".into(), "/usr".into(), read.to_path_buf()],
             write: vec![write.to_path_buf()],
@@ -188,7 +168,7 @@ mod tests {
 
     #[test]
     fn a_ruleset_for_every_older_abi_is_accepted_and_still_confines() {
-        use crate::spawn::Exit;
+        use crate::platform::linux::spawn::Exit;
         let (_top, open, own, secret) = folders();
         let policy = Policy {
             read: vec!["/bin".into(), "/usr".into(), open.clone()],
@@ -208,7 +188,7 @@ mod tests {
 
     #[test]
     fn a_jailed_program_connects_only_to_the_ports_it_was_given() {
-        use crate::spawn::Exit;
+        use crate::platform::linux::spawn::Exit;
         if abi() < 4 {
             eprintln!("skipped: this kernel has no Landlock TCP rules");
             return;
@@ -260,7 +240,7 @@ mod tests {
 
     #[test]
     fn the_seccomp_filter_alone_lets_a_runner_signal_only_itself() {
-        use crate::spawn::Exit;
+        use crate::platform::linux::spawn::Exit;
         // No Landlock here: only the filter, as on a kernel without scoping.
         let run = |script: &str, filter: bool| {
             let mut jail = Jail {
@@ -356,7 +336,11 @@ mod tests {
     /// Runs `script` with `python3 -S -c` as a runner would be run: the
     /// runner's jail for `/usr/bin/python3` (its binary and loader
     /// executable, the libraries readable), in a fresh home.
-    fn as_runner(script: &str, sockets: &[u16], threads: bool) -> (crate::spawn::Exit, String) {
+    fn as_runner(
+        script: &str,
+        sockets: &[u16],
+        threads: bool,
+    ) -> (crate::platform::linux::spawn::Exit, String) {
         as_runner_with(script, sockets, threads, true)
     }
 
@@ -366,7 +350,7 @@ mod tests {
         sockets: &[u16],
         threads: bool,
         quota: bool,
-    ) -> (crate::spawn::Exit, String) {
+    ) -> (crate::platform::linux::spawn::Exit, String) {
         let python = Path::new("/usr/bin/python3");
         let home = RunnerHome::new(python, Confinement::Jail).unwrap();
         // Room for 200 threads' stacks and arenas.
@@ -416,7 +400,7 @@ mod tests {
     }
 
     /// Runs `script` with `python3 -S -c` in a fresh folder, with no jail.
-    fn unjailed(script: &str) -> (crate::spawn::Exit, String) {
+    fn unjailed(script: &str) -> (crate::platform::linux::spawn::Exit, String) {
         let dir = tempfile::tempdir().unwrap();
         let mut cmd = Command::new("/usr/bin/python3");
         cmd.args(["-S", "-c", script]).current_dir(dir.path());
@@ -459,7 +443,7 @@ mod tests {
         unsafe {
             libc::close(leaked);
         }
-        assert_eq!(exit, crate::spawn::Exit::Success, "{text}");
+        assert_eq!(exit, crate::platform::linux::spawn::Exit::Success, "{text}");
         assert!(!text.contains("refused"), "{text}");
         assert!(
             more.contains("leaked open") && more.contains("memfd open"),
@@ -503,11 +487,15 @@ mod tests {
         // 300 files of just under 1 MiB each (the test's per-file limit).
         let script = "import time\nfor i in range(300):\n    open(f'f{i}', 'wb').write(b'x' * 1000000)\nprint('wrote all')\ntime.sleep(0.5)";
         let (exit, text) = as_runner(script, &[], true);
-        assert_eq!(exit, crate::spawn::Exit::FolderFull, "{text}");
+        assert_eq!(
+            exit,
+            crate::platform::linux::spawn::Exit::FolderFull,
+            "{text}"
+        );
         assert!(!text.contains("wrote all"), "{text}");
         // Unwatched, the same program writes it all: the test can tell.
         let (exit, text) = as_runner_with(script, &[], true, false);
-        assert_eq!(exit, crate::spawn::Exit::Success, "{text}");
+        assert_eq!(exit, crate::platform::linux::spawn::Exit::Success, "{text}");
     }
 
     /// Whether this system lets an ordinary user make a user namespace.
@@ -553,7 +541,7 @@ mod tests {
             .collect::<Vec<_>>()
             .join("; ");
         let (exit, text) = in_jail(&script, jail);
-        assert_eq!(exit, crate::spawn::Exit::Success, "{text}");
+        assert_eq!(exit, crate::platform::linux::spawn::Exit::Success, "{text}");
         assert!(text.contains("read /etc/ld.so.cache\n"), "{text}");
         assert!(
             text.contains(&format!("read {}/f\n", open.display())),
@@ -654,7 +642,7 @@ mod tests {
         let mut cmd = Command::new(&home.program);
         cmd.args(["-c", "echo uid=$EUID"]).current_dir(&home.dir);
         let (exit, text) = captured(&mut cmd, Some(jail));
-        assert_eq!(exit, crate::spawn::Exit::Success, "{text}");
+        assert_eq!(exit, crate::platform::linux::spawn::Exit::Success, "{text}");
         let uid: u32 = text
             .trim()
             .trim_start_matches("uid=")

@@ -12,13 +12,7 @@ use std::os::fd::{AsRawFd, OwnedFd};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// Resource limits of a jailed program.
-#[derive(Debug, Clone, Copy)]
-pub struct Rlimits {
-    pub address_space: u64,
-    pub file_size: u64,
-    pub cpu_seconds: u64,
-}
+pub use crate::platform::Rlimits;
 
 /// A prepared jail: the ruleset (already built), limits and environment.
 pub struct Jail {

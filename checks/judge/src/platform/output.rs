@@ -13,7 +13,7 @@ pub struct Captured {
 }
 
 impl Captured {
-    pub(super) fn new() -> io::Result<Captured> {
+    pub(crate) fn new() -> io::Result<Captured> {
         Ok(Captured {
             stdout: private_file()?,
             stderr: private_file()?,
@@ -32,39 +32,11 @@ impl Captured {
 
 /// A file of the judge's own that has no name: no other process can
 /// open, replace or redirect it (`O_TMPFILE` in the judge's TMPDIR, or a
-/// file created there with `O_EXCL` and unlinked at once). Only the
-/// descriptors the judge holds and hands out reach it.
+/// file created there with `O_EXCL` and unlinked at once; on Windows, one
+/// deleted when its last handle closes). Only the descriptors the judge
+/// holds and hands out reach it.
 pub fn private_file() -> io::Result<File> {
     tempfile::tempfile()
-}
-
-/// A second, write-only descriptor of one of the judge's files, in append
-/// mode: what a child is handed. Every write through it lands at the end
-/// (`pwrite` too), it cannot be mapped for writing, and with the runners'
-/// filter (no ftruncate, fallocate or F_SETFL) nothing written can be taken
-/// back: the file's size is every byte the child wrote. Opened again
-/// through `/proc/self/fd`, so the judge's own descriptor stays as it was;
-/// where that fails, the same description is put in append mode.
-pub fn appending(file: &File) -> io::Result<File> {
-    use std::os::fd::AsRawFd;
-    use std::os::unix::fs::OpenOptionsExt;
-    let path = format!("/proc/self/fd/{}", file.as_raw_fd());
-    if let Ok(f) = std::fs::OpenOptions::new()
-        .append(true)
-        .custom_flags(libc::O_CLOEXEC)
-        .open(path)
-    {
-        return Ok(f);
-    }
-    let f = file.try_clone()?;
-    // SAFETY: fcntl on a descriptor this process owns.
-    unsafe {
-        let flags = libc::fcntl(f.as_raw_fd(), libc::F_GETFL);
-        if flags < 0 || libc::fcntl(f.as_raw_fd(), libc::F_SETFL, flags | libc::O_APPEND) < 0 {
-            return Err(io::Error::last_os_error());
-        }
-    }
-    Ok(f)
 }
 
 /// Up to `cap` bytes of `file` from its start, lossily decoded.
@@ -74,21 +46,34 @@ pub fn excerpt(file: &File, cap: usize) -> String {
 
 /// Up to `cap` bytes of `file` from byte `from` to byte `to`, lossily
 /// decoded, and whether more was there. Positioned reads: the offset a
-/// child shares with the judge's descriptor stays where the child left it.
+/// child shares with the judge's descriptor stays where the child left it
+/// (on Windows, where a positioned read moves it, the child's writes
+/// append all the same).
 pub fn slice(file: &File, from: u64, to: u64, cap: u64) -> (String, bool) {
-    use std::os::unix::fs::FileExt;
     let to = to.min(size(file).max(from));
     let want = to.saturating_sub(from);
     let mut buf = vec![0u8; want.min(cap) as usize];
     let mut got = 0;
     while got < buf.len() {
-        match file.read_at(&mut buf[got..], from + got as u64) {
+        match read_at(file, &mut buf[got..], from + got as u64) {
             Ok(0) | Err(_) => break,
             Ok(n) => got += n,
         }
     }
     buf.truncate(got);
     (String::from_utf8_lossy(&buf).into_owned(), want > cap)
+}
+
+/// A read of `file` at `at`.
+pub fn read_at(file: &File, buf: &mut [u8], at: u64) -> io::Result<usize> {
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::FileExt::read_at(file, buf, at)
+    }
+    #[cfg(windows)]
+    {
+        std::os::windows::fs::FileExt::seek_read(file, buf, at)
+    }
 }
 
 /// The size of one of the judge's files, read through its descriptor.
