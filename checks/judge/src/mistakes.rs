@@ -277,6 +277,16 @@ pub fn derive(id: &str, result: &StepResult) -> Option<Mistake> {
     })
 }
 
+/// Whether a mutant's answers may differ from run to run (a header line
+/// `// unsteady: why`, such as a mutant that reads the machine's clock):
+/// it has no fingerprint, since none would match it twice.
+pub fn unsteady(source: &str) -> bool {
+    source
+        .lines()
+        .take_while(|l| l.starts_with("//"))
+        .any(|l| l.starts_with("// unsteady:"))
+}
+
 /// Whether a mutant is hostile (it attacks the checker rather than
 /// answering: its name says `hostile`, or its header's description starts
 /// with `hostile:`). A hostile mutant has no fingerprint, even when it

@@ -392,6 +392,11 @@ pub fn failure(check: &Check, f: &Fault, step: &str, function: &str, limits: &Li
         let times = crate::suites::step(check.step).times(&check.call);
         out += "\n";
         out += &timeline(events, ending, trace, &times, *timeouts);
+        // Every correct call reads the clock before its first send.
+        let sent = trace.events.iter().any(|e| matches!(e, Event::Send { .. }));
+        if sent && trace.clock_reads == 0 {
+            out += &format!("\n  {}", t("fail.no_clock_reads"));
+        }
     }
     out
 }
@@ -599,5 +604,14 @@ mod tests {
             line("got:"),
             "the same result, reached by a different timeline (below)"
         );
+        assert!(!text.contains("never read the injected clock"), "{text}");
+        // The same timeline from a call that never read the clock.
+        let Fault::Wrong(Value::Trace { mut trace }) = fault else {
+            unreachable!()
+        };
+        trace.clock_reads = 0;
+        let fault = Fault::Wrong(Value::Trace { trace });
+        let text = failure(&check, &fault, "08", "execute", &limits);
+        assert!(text.contains("never read the injected clock"), "{text}");
     }
 }

@@ -175,14 +175,16 @@ fn examine_into(
                 }
                 _ => String::new(),
             };
-            *derived = Some(if crate::mistakes::hostile(id, &part) {
-                None
-            } else {
-                results
-                    .iter()
-                    .find(|r| r.suite.step == step)
-                    .and_then(|r| crate::mistakes::derive(id, r))
-            });
+            *derived = Some(
+                if crate::mistakes::hostile(id, &part) || crate::mistakes::unsteady(&part) {
+                    None
+                } else {
+                    results
+                        .iter()
+                        .find(|r| r.suite.step == step)
+                        .and_then(|r| crate::mistakes::derive(id, r))
+                },
+            );
             let failed = failed_clauses(&results);
             let first = failed.first().cloned();
             if failed.is_empty() {
