@@ -260,7 +260,6 @@ pub fn explore<P>(
             }
         }
     }
-    found.over_capacity |= live.over.load(SeqCst);
     found.granted_any = live.granted.load(SeqCst);
     found
 }
@@ -356,6 +355,7 @@ fn play<P>(
                     panic = panic.take().or_else(|| s.panic.take());
                 }
             }
+            found.over_capacity |= live.over.load(SeqCst);
             found.in_use_off |= in_use() != live.now();
             outcome = Some(Played { ended, blocked });
         }
@@ -632,6 +632,26 @@ mod tests {
                 assert!(!found.untallied);
             }
         }
+    }
+
+    /// The first breach ends the schedules; the passes of the schedule
+    /// that broke the gate are not given back (its count is wrong).
+    #[test]
+    fn the_first_breach_ends_the_schedules() {
+        let gate = TestGate::new(Kind::CheckThenAct, 1);
+        let calls = AtomicU32::new(0);
+        let acquire = || {
+            calls.fetch_add(1, SeqCst);
+            gate.try_acquire()
+        };
+        let found = explore(1, 3, &acquire, &|| gate.in_use());
+        assert!(found.over_capacity);
+        // A stopped before its load, B before its load (both refused
+        // nothing yet): A k=1, B j=1, A, B: no breach; then B j=2 (B has
+        // loaded 0), A takes the place, B adds: two passes. Two schedules
+        // of two acquisitions each.
+        assert_eq!(calls.load(SeqCst), 4);
+        assert_eq!(gate.in_use(), 2, "the two passes were kept");
     }
 
     #[test]
