@@ -496,10 +496,9 @@ mod tests {
         fn try_acquire(&self) -> Option<TestPass<'_>> {
             let c = self.capacity;
             let got = match self.kind {
-                Kind::FetchUpdate | Kind::DropStoresLoadMinusOne => self
-                    .used
-                    .fetch_update(|n| (n < c).then_some(n + 1))
-                    .is_ok(),
+                Kind::FetchUpdate | Kind::DropStoresLoadMinusOne => {
+                    self.used.fetch_update(|n| (n < c).then_some(n + 1)).is_ok()
+                }
                 Kind::CompareExchangeLoop => {
                     let mut n = self.used.load();
                     loop {

@@ -527,11 +527,7 @@ mod threads_tests {
     /// The threads op is shown as Rust that runs, not as a comment.
     #[test]
     fn a_threads_op_is_shown_as_code() {
-        let shown = gate_op_rust(
-            &GateOp::Threads { threads: 3 },
-            &mut 0,
-            &mut Vec::new(),
-        );
+        let shown = gate_op_rust(&GateOp::Threads { threads: 3 }, &mut 0, &mut Vec::new());
         assert!(!shown.trim_start().starts_with("//"), "{shown}");
         for part in [
             "std::thread::scope",
