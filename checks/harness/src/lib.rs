@@ -19,7 +19,7 @@ use std::process::ExitCode;
 
 /// Panic payload of a scripted world that stops a call which keeps going
 /// far beyond anything its script needs; reported as a runaway.
-pub struct Runaway(pub u32);
+pub struct Runaway(pub u32, pub wire::Use);
 
 thread_local! {
     static LAST_PANIC: RefCell<Option<String>> = const { RefCell::new(None) };
@@ -274,8 +274,11 @@ fn observe(dispatch: fn(Call) -> Observed, call: Call) -> Result<Observed, Strin
     match panic::catch_unwind(AssertUnwindSafe(|| dispatch(call))) {
         Ok(observed) => Ok(observed),
         Err(payload) => {
-            if let Some(Runaway(events)) = payload.downcast_ref::<Runaway>() {
-                return Ok(Observed::Runaway { events: *events });
+            if let Some(Runaway(events, of)) = payload.downcast_ref::<Runaway>() {
+                return Ok(Observed::Runaway {
+                    events: *events,
+                    of: *of,
+                });
             }
             if let Some(KitError(why)) = payload.downcast_ref::<KitError>() {
                 return Err(why.clone());

@@ -196,8 +196,18 @@ mod tests {
         }
         for file in files {
             let text = std::fs::read_to_string(&file).unwrap();
-            for other in ["保留量", "储备"] {
+            for other in ["保留量", "储备", "保留时间"] {
                 assert!(!text.contains(other), "{}: {other}", file.display());
+            }
+            // "保留" (kept) is fine; "保留 1.0" names the reserve another way.
+            for (at, _) in text.match_indices("保留") {
+                let next = text[at + "保留".len()..].trim_start().chars().next();
+                assert!(
+                    !next.is_some_and(|c| c.is_ascii_digit()),
+                    "{}: {}",
+                    file.display(),
+                    &text[at..(at + 16).min(text.len())]
+                );
             }
         }
     }

@@ -3,10 +3,10 @@
 
 use crate::catalog::{t, tr};
 use crate::evaluate::StepResult;
+use crate::frame::Trial;
 use crate::limits::Limits;
 use crate::render;
 use crate::verdict::ClauseVerdict;
-use libtest_mimic::{Arguments, Failed, Trial};
 
 /// How a check prints its trials (see `console::report`).
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
@@ -97,11 +97,27 @@ pub fn failure_text(result: &StepResult, clause: usize, limits: &Limits) -> Opti
             let lead = result.verdicts[..clause]
                 .iter()
                 .position(|v| matches!(v, ClauseVerdict::Failed { .. }));
-            if let (Some(lead), Some((i, f))) = (lead, faults.first()) {
+            let lead_fault = lead.and_then(|l| match &result.verdicts[l] {
+                ClauseVerdict::Failed { faults, .. } => faults
+                    .first()
+                    .map(|(i, f)| (l, &suite.clauses[l].checks[*i], f)),
+                _ => None,
+            });
+            if let (Some((lead, lead_check, lead_f)), Some((i, f))) = (lead_fault, faults.first()) {
                 let first = t(&format!("clause.{}", suite.clauses[lead].key));
                 let brief = render::brief(&checks[*i], f, suite.step, suite.function, limits);
                 // An input that reads in one line is named too.
                 let input = render::call(suite.step, &checks[*i].call);
+                let evidence = Evidence {
+                    known: crate::mistakes::matched(result).is_some(),
+                    same_input: checks[*i].call == lead_check.call,
+                    same_difference: brief
+                        == render::brief(lead_check, lead_f, suite.step, suite.function, limits),
+                };
+                if !evidence.one_story() {
+                    // Its own story: told in full below, as a first failure.
+                    return Some(failed_in_full(result, clause, faults, *total, limits));
+                }
                 return Some(if input.lines().count() == 1 {
                     tr(
                         "fail.also_input",
@@ -119,31 +135,62 @@ pub fn failure_text(result: &StepResult, clause: usize, limits: &Limits) -> Opti
                     )
                 });
             }
-            let scripted = crate::suites::step(suite.step).scripted_world();
-            let shown = if scripted { 1 } else { faults.len() };
-            let mut parts: Vec<String> = faults
-                .iter()
-                .take(shown)
-                .map(|(i, f)| {
-                    let mut text =
-                        render::failure(&checks[*i], f, suite.step, suite.function, limits);
-                    let printed = result.run.output.get(clause).and_then(|o| o.get(*i));
-                    if let Some(Some(printed)) = printed {
-                        text += &render::printed(printed);
-                    }
-                    text
-                })
-                .collect();
-            let faults = &faults[..shown];
-            if *total > faults.len() {
-                parts.push(format!(
-                    "  {}",
-                    tr("fail.more", &[("count", &(total - faults.len()))])
-                ));
-            }
-            Some(parts.join("\n\n"))
+            Some(failed_in_full(result, clause, faults, *total, limits))
         }
     }
+}
+
+/// What ties a later failing clause to the step's first one. Only with
+/// some evidence is it told as "probably the same mistake": a known
+/// mistake whose answers are these on every table case, the same input
+/// failing both, or the same difference (the same first differing line of
+/// a timeline, or the same wrong answer where the same one was expected).
+/// Without any, two broken rules are two stories, each told in full.
+struct Evidence {
+    known: bool,
+    same_input: bool,
+    same_difference: bool,
+}
+
+impl Evidence {
+    fn one_story(&self) -> bool {
+        self.known || self.same_input || self.same_difference
+    }
+}
+
+/// A failed clause told in full: its first failures (one in a scripted
+/// world, whose timeline is long), what they printed, and how many more.
+fn failed_in_full(
+    result: &StepResult,
+    clause: usize,
+    faults: &[(usize, crate::verdict::Fault)],
+    total: usize,
+    limits: &Limits,
+) -> String {
+    let suite = &result.suite;
+    let checks = &suite.clauses[clause].checks;
+    let scripted = crate::suites::step(suite.step).scripted_world();
+    let shown = if scripted { 1 } else { faults.len() };
+    let mut parts: Vec<String> = faults
+        .iter()
+        .take(shown)
+        .map(|(i, f)| {
+            let mut text = render::failure(&checks[*i], f, suite.step, suite.function, limits);
+            let printed = result.run.output.get(clause).and_then(|o| o.get(*i));
+            if let Some(Some(printed)) = printed {
+                text += &render::printed(printed);
+            }
+            text
+        })
+        .collect();
+    let faults = &faults[..shown];
+    if total > faults.len() {
+        parts.push(format!(
+            "  {}",
+            tr("fail.more", &[("count", &(total - faults.len()))])
+        ));
+    }
+    parts.join("\n\n")
 }
 
 /// Prints the trials; returns (passed, failed, steps not started). A step
@@ -199,35 +246,21 @@ pub fn report(results: &[StepResult], limits: &Limits, options: Console) -> (u64
         }
     }
     earlier_step_notes(results, &origin, &mut named);
-    let names = aligned(named.iter().map(|(n, _)| n.clone()).collect());
-    let trials: Vec<Trial> = names
+    let trials: Vec<Trial> = named
         .into_iter()
-        .zip(named)
-        .map(|(name, (_, text))| {
-            Trial::test(name, move || match text {
-                None => Ok(()),
-                // The learner's message and output may hold controls a
-                // terminal would act on: shown as escapes, like every
-                // report a person reads.
-                Some(text) => Err(Failed::from(crate::visible::text(&text).into_owned())),
-            })
+        .map(|(name, text)| Trial {
+            name,
+            // The learner's message and output may hold controls a
+            // terminal would act on: shown as escapes, like every report a
+            // person reads.
+            failure: text.map(|text| crate::visible::text(&text).into_owned()),
         })
         .collect();
-    let args = Arguments {
-        test_threads: Some(1),
-        quiet: options.terse,
-        color: Some(if options.colour.unwrap_or_else(Console::colour_wanted) {
-            libtest_mimic::ColorSetting::Always
-        } else {
-            libtest_mimic::ColorSetting::Never
-        }),
-        ..Arguments::default()
-    };
+    let colour = options.colour.unwrap_or_else(Console::colour_wanted);
     let (passed, failed) = if trials.is_empty() {
         (0, 0)
     } else {
-        let conclusion = libtest_mimic::run(&args, trials);
-        (conclusion.num_passed, conclusion.num_failed)
+        crate::frame::print(&trials, options.terse, colour)
     };
     if !not_started.is_empty() {
         println!();
@@ -342,25 +375,6 @@ fn earlier_step_notes(
     }
 }
 
-/// Names padded so that libtest's column of results lines up on a
-/// terminal. libtest pads each name to the longest in characters, but a
-/// Chinese character takes two columns: each name gets as many ideographic
-/// spaces (one character, two columns, invisible) as it has fewer wide
-/// characters than the name with most, which makes characters and columns
-/// differ by the same amount in every name. Names without wide characters
-/// stay as they are.
-fn aligned(names: Vec<String>) -> Vec<String> {
-    let wide = |n: &str| render::display_width(n) - n.chars().count();
-    let most = names.iter().map(|n| wide(n)).max().unwrap_or(0);
-    names
-        .into_iter()
-        .map(|n| {
-            let pad = most - wide(&n);
-            n + &"\u{3000}".repeat(if most > 0 { pad } else { 0 })
-        })
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -375,48 +389,51 @@ mod tests {
     }
 
     #[test]
-    fn names_with_wide_characters_line_up_in_libtests_column() {
-        use crate::render::display_width;
-        let names: Vec<String> = [
-            "01 a :: 对",
-            "02 b :: 对的吗",
-            "03 c :: abc",
-            "04 d :: 中文 x",
-        ]
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
-        let padded = super::aligned(names.clone());
-        // What libtest prints before " ... ok": each name padded with
-        // spaces to the longest in characters.
-        let longest = padded.iter().map(|n| n.chars().count()).max().unwrap();
-        let columns: Vec<usize> = padded
-            .iter()
-            .map(|n| display_width(n) + longest - n.chars().count())
-            .collect();
-        assert!(
-            columns.iter().all(|c| *c == columns[0]),
-            "{columns:?} {padded:?}"
-        );
-        // Unpadded, libtest's column wanders: the test can tell.
-        let longest = names.iter().map(|n| n.chars().count()).max().unwrap();
-        let wandering: Vec<usize> = names
-            .iter()
-            .map(|n| display_width(n) + longest - n.chars().count())
-            .collect();
-        assert!(
-            wandering.iter().any(|c| *c != wandering[0]),
-            "{wandering:?}"
-        );
-        // English names are left alone.
-        let english = vec!["01 a :: true".to_string(), "02 bb :: no".to_string()];
-        assert_eq!(super::aligned(english.clone()), english);
-    }
-    #[test]
-    fn a_later_failing_clause_of_any_step_is_told_as_part_of_the_first_ones_story() {
-        // Step 04 is a pure function, not a scripted world.
+    fn a_later_failing_clause_without_evidence_of_one_mistake_is_its_own_story() {
         let mut result = StepResult::unavailable("04", 1, ClauseVerdict::NotAttempted);
         result.suite = std::sync::Arc::new(crate::suites::build("04", 1));
+        for v in result.verdicts.iter_mut() {
+            *v = ClauseVerdict::Passed { checks: 1 };
+        }
+        // Two wrong answers where different ones were expected, on two
+        // different inputs: nothing says they are one mistake.
+        let (first, later) = (0, result.verdicts.len() - 1);
+        result.verdicts[first] = ClauseVerdict::Failed {
+            faults: vec![(
+                0,
+                crate::verdict::Fault::Wrong(lab_wire::Value::Checked { ok: None }),
+            )],
+            total: 1,
+        };
+        result.verdicts[later] = ClauseVerdict::Failed {
+            faults: vec![(
+                0,
+                crate::verdict::Fault::Wrong(lab_wire::Value::Float {
+                    value: lab_wire::F64(-7.5),
+                }),
+            )],
+            total: 1,
+        };
+        let limits = Limits::default();
+        let also = crate::catalog::scoped(crate::catalog::Lang::En, || {
+            failure_text(&result, later, &limits).unwrap()
+        });
+        assert!(!also.contains("probably"), "{also}");
+        assert!(
+            also.contains("expected:") && also.contains("-7.5"),
+            "{also}"
+        );
+    }
+
+    #[test]
+    fn a_later_failing_clause_of_any_step_is_told_as_part_of_the_first_ones_story() {
+        // Step 04 is a pure function, not a scripted world. The later
+        // clause fails on the very input that fails the first: evidence.
+        let mut result = StepResult::unavailable("04", 1, ClauseVerdict::NotAttempted);
+        let mut suite = crate::suites::build("04", 1);
+        let last = suite.clauses.len() - 1;
+        suite.clauses[last].checks[0] = suite.clauses[0].checks[0].clone();
+        result.suite = std::sync::Arc::new(suite);
         for v in result.verdicts.iter_mut() {
             *v = ClauseVerdict::Passed { checks: 1 };
         }

@@ -309,7 +309,10 @@ fn shrink_failures(
 /// Whether a shrinking candidate got no answer of its own: shrinking stops
 /// there.
 fn unanswered_candidate(got: &Got) -> bool {
-    matches!(got, Got::TimedOut | Got::NotRun | Got::Forged(_))
+    matches!(
+        got,
+        Got::TimedOut | Got::CutShort | Got::NotRun | Got::Forged(_)
+    )
 }
 
 /// Builds and runs the suites of `steps`, one runner process at a time.

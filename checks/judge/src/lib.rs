@@ -25,6 +25,7 @@ pub mod dispatch;
 pub mod evaluate;
 pub mod files;
 pub mod folders;
+pub mod frame;
 pub mod grade;
 pub mod handout;
 pub mod hash;

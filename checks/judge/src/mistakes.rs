@@ -207,6 +207,7 @@ pub fn canonical(call: &lab_wire::Call, got: &Got) -> Option<String> {
         Got::Observed(Observed::Panicked { todo: false, .. }) => Some("panicked".into()),
         Got::Observed(Observed::Runaway { .. })
         | Got::TimedOut
+        | Got::CutShort
         | Got::Crashed { .. }
         | Got::Flooded
         | Got::Forged(_)

@@ -74,6 +74,7 @@ pub fn timeline(
     ending: &Ending,
     trace: &Trace,
     expected_times: &[f64],
+    timeouts: bool,
 ) -> String {
     let (e_head, g_head) = (t("timeline.expected"), t("timeline.got"));
     let rows = events.len().max(trace.events.len());
@@ -85,7 +86,7 @@ pub fn timeline(
     for i in 0..rows {
         let (e, g) = (events.get(i), trace.events.get(i));
         let differs = match (e, g) {
-            (Some(a), Some(b)) => !same_event(a, b),
+            (Some(a), Some(b)) => !same_event(a, b, timeouts),
             _ => true,
         };
         let mark = if differs && !marked {
@@ -153,10 +154,27 @@ pub fn fault(f: &Fault, step: &str, function: &str, limits: &Limits) -> String {
         Fault::Panicked(message, Some(at)) => {
             tr("fault.panicked_at", &[("message", &message), ("at", &at)])
         }
-        Fault::Runaway(count) => tr("fault.runaway", &[("count", count)]),
+        Fault::Runaway(count, kind) => {
+            use lab_wire::Use;
+            let key = match kind {
+                Use::World => "fault.runaway",
+                Use::Sends => "fault.runaway.sends",
+                Use::Sleeps => "fault.runaway.sleeps",
+                Use::ClockReadings => "fault.runaway.clock_readings",
+                Use::CancelChecks => "fault.runaway.cancel_checks",
+            };
+            tr(key, &[("count", count)])
+        }
         Fault::TimedOut => tr(
             "fault.timed_out",
             &[("seconds", &limits.case.as_secs_f64())],
+        ),
+        Fault::CutShort => tr(
+            "fault.cut_short",
+            &[(
+                "seconds",
+                &limits.case.min(crate::session::AFTER_A_HANG).as_secs_f64(),
+            )],
         ),
         Fault::Crashed { exit, stderr } => crashed(exit, stderr),
         Fault::Flooded => tr("fault.flooded", &[("mib", &(limits.output_cap >> 20))]),
@@ -201,8 +219,12 @@ pub fn right_aligned(text: &str, columns: usize) -> String {
     )
 }
 
-/// Columns a terminal gives `text`: East Asian wide characters take two.
-/// Punctuation such as `–` and `…` stays one column wide.
+/// The zero-width space: one character that takes no column.
+pub const ZERO_WIDTH: char = '\u{200b}';
+
+/// Columns a terminal gives `text`: East Asian wide characters take two,
+/// the zero-width space none. Punctuation such as `–` and `…` stays one
+/// column wide.
 pub fn display_width(text: &str) -> usize {
     const WIDE: [(char, char); 8] = [
         ('\u{1100}', '\u{115f}'), // Hangul Jamo
@@ -216,7 +238,9 @@ pub fn display_width(text: &str) -> usize {
     ];
     text.chars()
         .map(|c| {
-            if WIDE.iter().any(|(lo, hi)| (*lo..=*hi).contains(&c)) {
+            if c == ZERO_WIDTH {
+                0
+            } else if WIDE.iter().any(|(lo, hi)| (*lo..=*hi).contains(&c)) {
                 2
             } else {
                 1
@@ -238,12 +262,19 @@ pub fn printed(text: &str) -> String {
 /// One failing case in a line: for a timeline, its first difference; else
 /// what came back (its first line).
 pub fn brief(check: &Check, f: &Fault, step: &str, function: &str, limits: &Limits) -> String {
-    if let (Expect::Trace { events, ending }, Fault::Wrong(Value::Trace { trace })) =
-        (&check.expect, f)
+    if let (
+        Expect::Trace {
+            events,
+            ending,
+            timeouts,
+        },
+        Fault::Wrong(Value::Trace { trace }),
+    ) = (&check.expect, f)
     {
+        let timeouts = *timeouts;
         let at = (0..events.len().max(trace.events.len())).find(|&i| {
             match (events.get(i), trace.events.get(i)) {
-                (Some(a), Some(b)) => !same_event(a, b),
+                (Some(a), Some(b)) => !same_event(a, b, timeouts),
                 _ => true,
             }
         });
@@ -349,12 +380,18 @@ pub fn failure(check: &Check, f: &Fault, step: &str, function: &str, limits: &Li
     };
     out += &format!("{}{}\n", label(&labels[1]), lines(want));
     out += &format!("{}{}", label(&labels[2]), lines(got));
-    if let (Expect::Trace { events, ending }, Fault::Wrong(Value::Trace { trace })) =
-        (&check.expect, f)
+    if let (
+        Expect::Trace {
+            events,
+            ending,
+            timeouts,
+        },
+        Fault::Wrong(Value::Trace { trace }),
+    ) = (&check.expect, f)
     {
         let times = crate::suites::step(check.step).times(&check.call);
         out += "\n";
-        out += &timeline(events, ending, trace, &times);
+        out += &timeline(events, ending, trace, &times, *timeouts);
     }
     out
 }
@@ -470,6 +507,27 @@ mod tests {
     }
 
     #[test]
+    fn a_runaway_names_what_it_kept_using() {
+        use lab_wire::Use;
+        let limits = Limits::default();
+        let told = |of| {
+            fault(
+                &Fault::Runaway(1_000_001, of),
+                "12",
+                "guarded_read",
+                &limits,
+            )
+        };
+        assert!(told(Use::ClockReadings).contains("reading the clock"));
+        assert!(told(Use::CancelChecks).contains("cancellation"));
+        assert!(told(Use::Sleeps).contains("sleeping"));
+        assert!(told(Use::Sends).contains("sending"));
+        // A world that counts every use together names none of them.
+        assert!(!told(Use::World).contains("reading the clock"));
+        assert!(told(Use::World).contains("1000001"));
+    }
+
+    #[test]
     fn timeline_marks_the_first_difference() {
         let expected = vec![
             Event::Send { timeout: F64(5.0) },
@@ -485,7 +543,7 @@ mod tests {
             draws: 1,
             clock_reads: 3,
         };
-        let text = timeline(&expected, &Ending::Timeout, &got, &[0.0, 0.25]);
+        let text = timeline(&expected, &Ending::Timeout, &got, &[0.0, 0.25], true);
         let marked: Vec<&str> = text
             .lines()
             .filter(|l| l.contains("first difference"))
@@ -509,6 +567,7 @@ mod tests {
                     Event::Send { timeout: F64(4.5) },
                 ],
                 ending: Box::new(ending.clone()),
+                timeouts: true,
             },
         };
         let trace = Trace {

@@ -16,8 +16,10 @@ pub enum Fault {
     NotImplemented,
     /// The message, and where (`file:line:column`) when known.
     Panicked(String, Option<String>),
-    Runaway(u32),
+    Runaway(u32, lab_wire::Use),
     TimedOut,
+    /// No answer within the shorter limit of a case after a hang.
+    CutShort,
     Crashed {
         exit: Exit,
         stderr: String,
@@ -39,8 +41,9 @@ pub fn judge(check: &Check, got: &Got) -> Option<Fault> {
             todo: false,
             at,
         }) => Some(Fault::Panicked(message.clone(), at.clone())),
-        Got::Observed(Observed::Runaway { events }) => Some(Fault::Runaway(*events)),
+        Got::Observed(Observed::Runaway { events, of }) => Some(Fault::Runaway(*events, *of)),
         Got::TimedOut => Some(Fault::TimedOut),
+        Got::CutShort => Some(Fault::CutShort),
         Got::Crashed { exit, stderr } => Some(Fault::Crashed {
             exit: exit.clone(),
             stderr: stderr.clone(),
@@ -65,9 +68,14 @@ fn matches(expect: &Expect, value: &Value) -> bool {
         (Expect::Checked(None), Value::Checked { ok }) => ok.is_none(),
         (Expect::Checked(Some(e)), Value::Checked { ok: Some(F64(g)) }) => same_float(*e, *g),
         (Expect::Checked(Some(_)), Value::Checked { ok: None }) => false,
-        (Expect::Trace { events, ending }, Value::Trace { trace }) => {
-            trace.ending == **ending && same_events(events, &trace.events)
-        }
+        (
+            Expect::Trace {
+                events,
+                ending,
+                timeouts,
+            },
+            Value::Trace { trace },
+        ) => trace.ending == **ending && same_events(events, &trace.events, *timeouts),
         (Expect::Script(e), Value::Json { value: g }) => e.matches(g),
         // A value of the wrong shape: the runner and judge disagree.
         (
@@ -82,12 +90,18 @@ fn matches(expect: &Expect, value: &Value) -> bool {
     }
 }
 
-fn same_events(expected: &[Event], got: &[Event]) -> bool {
-    expected.len() == got.len() && expected.iter().zip(got).all(|(e, g)| same_event(e, g))
+fn same_events(expected: &[Event], got: &[Event], timeouts: bool) -> bool {
+    expected.len() == got.len()
+        && expected
+            .iter()
+            .zip(got)
+            .all(|(e, g)| same_event(e, g, timeouts))
 }
 
-pub fn same_event(e: &Event, g: &Event) -> bool {
+/// Two events of a timeline alike; with `timeouts` false, any two sends.
+pub fn same_event(e: &Event, g: &Event, timeouts: bool) -> bool {
     match (e, g) {
+        (Event::Send { .. }, Event::Send { .. }) if !timeouts => true,
         (Event::Send { timeout: a }, Event::Send { timeout: b }) => same_float(a.0, b.0),
         (Event::Sleep { seconds: a }, Event::Sleep { seconds: b }) => same_float(a.0, b.0),
         (Event::Send { .. } | Event::Sleep { .. }, _) => false,
@@ -248,7 +262,10 @@ mod tests {
                 todo: true,
                 at: None,
             }),
-            Got::Observed(Observed::Runaway { events: 10_001 }),
+            Got::Observed(Observed::Runaway {
+                events: 10_001,
+                of: lab_wire::Use::Sends,
+            }),
             returned(Value::Bool { value: false }),
         ];
         for g in bad {
@@ -306,6 +323,7 @@ mod tests {
         let c = check(Expect::Trace {
             events: events.clone(),
             ending: Box::new(ending.clone()),
+            timeouts: true,
         });
         let trace = |events: Vec<Event>, ending: Ending| {
             returned(Value::Trace {
@@ -319,7 +337,20 @@ mod tests {
             })
         };
         assert!(judge(&c, &trace(events.clone(), ending.clone())).is_none());
-        assert!(judge(&c, &trace(vec![], ending)).is_some());
-        assert!(judge(&c, &trace(events, Ending::InvalidArgument)).is_some());
+        assert!(judge(&c, &trace(vec![], ending.clone())).is_some());
+        assert!(judge(&c, &trace(events.clone(), Ending::InvalidArgument)).is_some());
+        // Unjudged timeouts: a send is a send, whatever its timeout; the
+        // number of sends and the ending still count.
+        let other = vec![Event::Send { timeout: F64(4.75) }];
+        assert!(judge(&c, &trace(other.clone(), ending.clone())).is_some());
+        let loose = check(Expect::Trace {
+            events: events.clone(),
+            ending: Box::new(ending.clone()),
+            timeouts: false,
+        });
+        assert!(judge(&loose, &trace(other.clone(), ending.clone())).is_none());
+        assert!(judge(&loose, &trace(vec![], ending.clone())).is_some());
+        let sleep = vec![Event::Sleep { seconds: F64(4.75) }];
+        assert!(judge(&loose, &trace(sleep, ending)).is_some());
     }
 }

@@ -65,7 +65,7 @@ fn lab(args: &[&str], lang: &str, state_root: &Path) -> String {
     let text = String::from_utf8_lossy(&out.stdout);
     // Wall-clock figures are the only thing allowed to vary.
     text.lines()
-        .filter(|l| !l.contains("finished in"))
+        .filter(|l| !l.contains("finished in") && !l.contains("用时"))
         .collect::<Vec<_>>()
         .join("\n")
         + "\n"
@@ -121,15 +121,10 @@ fn by_clause(step: &str, lang: &str, out: &str) -> (String, Vec<(String, String)
     for line in out.lines() {
         let header = keys
             .iter()
-            // Chinese names carry ideographic spaces that line libtest's
-            // column up (see console::aligned).
-            .find(|k| {
-                line.replace('\u{3000}', "")
-                    == format!("---- {step} {items} :: {} ----", title_of(k))
-            });
+            .find(|k| line == format!("---- {step} {items} :: {} ----", title_of(k)));
         if let Some(key) = header {
             blocks.push((key.clone(), vec![line]));
-        } else if line == "failures:" && !blocks.is_empty() {
+        } else if line == words["frame.failures"] && !blocks.is_empty() {
             frame.push(line);
             blocks.push((String::new(), Vec::new()));
         } else {

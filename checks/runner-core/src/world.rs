@@ -3,11 +3,14 @@
 
 use lab_api::{ExecuteError, Options, Response};
 use lab_harness::Runaway;
-use lab_wire::{Ending, Event, Reply, Scenario, Trace, F64};
+use lab_wire::{Ending, Event, Reply, Scenario, Trace, Use, F64};
 use std::cell::RefCell;
 
 /// Far more sends and sleeps than any scenario needs: the loop is runaway.
 const MAX_EVENTS: u32 = 10_000;
+/// Far more clock readings between two sends or sleeps than any call
+/// needs: the loop waits for a clock that only send and sleep move.
+const MAX_IDLE_READS: u32 = 1_000_000;
 
 struct World<'s> {
     scenario: &'s Scenario,
@@ -19,15 +22,22 @@ struct World<'s> {
     times: Vec<F64>,
     draws: u32,
     clock_reads: u32,
+    /// Clock readings since the last send or sleep.
+    idle_reads: u32,
 }
 
 impl World<'_> {
     fn record(&mut self, event: Event) {
+        self.idle_reads = 0;
+        let kind = match event {
+            Event::Sleep { .. } => Use::Sleeps,
+            _ => Use::Sends,
+        };
         self.events.push(event);
         self.times.push(F64(self.now - self.scenario.start.0));
         let count = self.events.len() as u32;
         if count > MAX_EVENTS {
-            std::panic::panic_any(Runaway(count));
+            std::panic::panic_any(Runaway(count, kind));
         }
     }
 }
@@ -51,6 +61,7 @@ pub fn run(scenario: &Scenario) -> Trace {
         times: Vec::new(),
         draws: 0,
         clock_reads: 0,
+        idle_reads: 0,
     });
     let mut send = |timeout: f64| {
         let mut w = world.borrow_mut();
@@ -70,6 +81,12 @@ pub fn run(scenario: &Scenario) -> Trace {
     let mut clock = || {
         let mut w = world.borrow_mut();
         w.clock_reads += 1;
+        w.idle_reads += 1;
+        // The clock moves only in send and sleep: a loop that only reads it
+        // waits for ever.
+        if w.idle_reads > MAX_IDLE_READS {
+            std::panic::panic_any(Runaway(w.clock_reads, Use::ClockReadings));
+        }
         let reading = w.now;
         if !w.first_read_done {
             w.first_read_done = true;

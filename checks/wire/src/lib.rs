@@ -188,10 +188,26 @@ pub enum Observed {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         at: Option<String>,
     },
-    /// `execute` kept sending or sleeping far beyond any scenario's need.
+    /// A call kept using its scripted world far beyond any script's need.
     Runaway {
         events: u32,
+        /// What it kept using, as the world counted it.
+        #[serde(default)]
+        of: Use,
     },
+}
+
+/// What a runaway call kept using: the use of the world that passed its
+/// limit (`World` when the world counts every use together).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Use {
+    #[default]
+    World,
+    Sends,
+    Sleeps,
+    ClockReadings,
+    CancelChecks,
 }
 
 /// A returned value, one shape per return type.

@@ -33,6 +33,9 @@ pub enum Got {
     Observed(Observed),
     /// No answer within the per-case limit.
     TimedOut,
+    /// No answer within [`AFTER_A_HANG`]: an earlier case of the same step
+    /// already hung, so this one was cut short.
+    CutShort,
     /// The runner died during this case.
     Crashed {
         exit: Exit,
@@ -48,6 +51,11 @@ pub enum Got {
     /// case ran, or while it ran within its own limit).
     NotRun,
 }
+
+/// How long a case may go unanswered once an earlier case of its step
+/// hung (at most the case limit): an endless loop usually hangs every case
+/// it reaches, and a learner should not wait the full limit for each.
+pub const AFTER_A_HANG: Duration = Duration::from_millis(500);
 
 /// What a suite's cases did, unjudged.
 pub struct SuiteRun {
@@ -79,7 +87,7 @@ pub fn run(
     let n: usize = suite.clauses.iter().map(|c| c.checks.len()).sum();
     let batched = cases.batch.iter().any(|b| *b);
     let mut spent = vec![Duration::ZERO; suite.clauses.len()];
-    let first = run_cases(runner, suite, cases, limits, deadline, !batched)?;
+    let first = run_cases(runner, suite, cases, limits, deadline, !batched, false)?;
     let mut printed = first.printed;
     for (i, t) in first.spent.into_iter().enumerate() {
         spent[cases.clause[i]] += t;
@@ -114,7 +122,7 @@ pub fn run(
     }
     if again.contains(&true) {
         let singles = write_selected(suite, ids, false, &|i| again[i])?;
-        let rerun = run_cases(runner, suite, &singles, limits, deadline, true)?;
+        let rerun = run_cases(runner, suite, &singles, limits, deadline, true, first.hung)?;
         printed += rerun.printed;
         for (i, t) in rerun.spent.into_iter().enumerate() {
             spent[singles.clause[i]] += t;

@@ -135,6 +135,8 @@ pub(super) struct CasesRun {
     pub(super) spent: Vec<Duration>,
     /// Bytes the learner's code printed, in all its runners.
     pub(super) printed: u64,
+    /// Whether a case hung (then or before: later cases were cut short).
+    pub(super) hung: bool,
 }
 
 /// One runner, ready to start.
@@ -276,14 +278,22 @@ pub(super) fn run_cases(
     limits: Limits,
     deadline: Instant,
     skip_clause: bool,
+    hung: bool,
 ) -> io::Result<CasesRun> {
     let t0 = Instant::now();
+    // Once a case of the step hung, the next ones get less time.
+    let short = |mut l: Limits| {
+        l.case = l.case.min(super::AFTER_A_HANG);
+        l
+    };
+    let mut limits = if hung { short(limits) } else { limits };
     let n = cases.ids.len();
     let mut run = CasesRun {
         got: vec![None; n],
         output: vec![None; n],
         spent: vec![Duration::ZERO; n],
         printed: 0,
+        hung,
     };
     let (mut next, mut runners) = (0, 0);
     let mut budget = OUTCOMES_CAP;
@@ -361,8 +371,15 @@ pub(super) fn run_cases(
                 run.got[at] = Some(match crashed {
                     Bad::Forged(why) => Got::Forged(why),
                     Bad::TimedOut => {
-                        time_out_now(suite.step, &limits);
-                        Got::TimedOut
+                        time_out_now(suite.step, &limits, run.hung);
+                        let got = if run.hung {
+                            Got::CutShort
+                        } else {
+                            Got::TimedOut
+                        };
+                        run.hung = true;
+                        limits = short(limits);
+                        got
                     }
                     Bad::StepTimeUp => Got::NotRun,
                     Bad::Flooded => {
@@ -455,6 +472,7 @@ mod tests {
             output: vec![None; n],
             spent: vec![Duration::ZERO; n],
             printed: 0,
+            hung: false,
         }
     }
 

@@ -16,8 +16,9 @@ pub fn tell_time_outs() {
 }
 
 /// Tells that a case of `step` reached the case limit: the first in full,
-/// then a count.
-pub(super) fn time_out_now(step: &'static str, limits: &Limits) {
+/// then a count (`cut`: this one had the shorter limit of a case after a
+/// hang).
+pub(super) fn time_out_now(step: &'static str, limits: &Limits, cut: bool) {
     let mut told = TELL_TIME_OUTS.lock().unwrap_or_else(|e| e.into_inner());
     let Some(told) = told.as_mut() else {
         return;
@@ -37,6 +38,11 @@ pub(super) fn time_out_now(step: &'static str, limits: &Limits) {
         crate::catalog::tr(
             "run.timed_out_now",
             &[("step", &step), ("seconds", &seconds)],
+        )
+    } else if cut {
+        crate::catalog::tr(
+            "run.cut_short_again",
+            &[("step", &step), ("seconds", &seconds), ("count", &count)],
         )
     } else {
         crate::catalog::tr(

@@ -347,6 +347,10 @@ pub enum Expect {
     Trace {
         events: Vec<Event>,
         ending: Box<Ending>,
+        /// Whether each send's timeout is judged (not in `final-response`,
+        /// whose rule is the response alone: the timeouts are
+        /// `exact-timeouts`').
+        timeouts: bool,
     },
     /// What an advanced step's script must observe, in the step's own type.
     Script(Arc<dyn Expectation>),
@@ -473,6 +477,19 @@ impl Builder {
         let script: lab_scripts::Script = script.clone().into();
         assert_eq!(script.step(), self.step, "a script of another step");
         self.add(key, script.call(), Expect::Script(Arc::new(expected)));
+    }
+
+    /// Leaves the send timeouts of `key`'s timelines unjudged (see
+    /// [`Expect::Trace`]).
+    pub fn timeouts_unjudged(&mut self, key: &str) {
+        let full = format!("{}/{key}", self.step);
+        for clause in self.clauses.iter_mut().filter(|c| c.key == full) {
+            for check in &mut clause.checks {
+                if let Expect::Trace { timeouts, .. } = &mut check.expect {
+                    *timeouts = false;
+                }
+            }
+        }
     }
 
     fn finish(self, function: &'static str) -> Suite {

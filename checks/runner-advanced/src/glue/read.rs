@@ -10,7 +10,7 @@ use lab_api::advanced::{
 use lab_harness::Runaway;
 use lab_scripts::s11::{Ending, Event, Handed, Reason, Reply, Scenario};
 use lab_scripts::s12;
-use lab_wire::F64;
+use lab_wire::{Use, F64};
 use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
 use std::sync::{Arc, Mutex, MutexGuard};
 
@@ -129,22 +129,26 @@ impl Watched {
     }
 
     fn record(&self, event: Event) {
+        let kind = match event {
+            Event::Sleep { .. } => Use::Sleeps,
+            _ => Use::Sends,
+        };
         let mut seen = lock(&self.seen);
         seen.events.push(event);
         let count = seen.events.len() as u32;
         if count > MAX_EVENTS {
-            std::panic::panic_any(Runaway(count));
+            std::panic::panic_any(Runaway(count, kind));
         }
     }
 
-    fn poll(&self) {
+    fn poll(&self, kind: Use) {
         if !self.count_reads {
             return;
         }
         let mut seen = lock(&self.seen);
         seen.reads += 1;
         if seen.reads > MAX_READS {
-            std::panic::panic_any(Runaway(u32::try_from(seen.reads).unwrap_or(u32::MAX)));
+            std::panic::panic_any(Runaway(u32::try_from(seen.reads).unwrap_or(u32::MAX), kind));
         }
     }
 }
@@ -163,14 +167,14 @@ impl Transport for Watched {
 
 impl Clock for Watched {
     fn now(&self) -> f64 {
-        self.poll();
+        self.poll(Use::ClockReadings);
         self.world.now()
     }
 }
 
 impl Sleeper for Watched {
     fn sleep(&mut self, seconds: f64) {
-        self.poll();
+        self.poll(Use::Sleeps);
         if seconds == 0.0 {
             return; // sleeping for nothing may be skipped, so it is not observed
         }
@@ -190,7 +194,7 @@ impl Sleeper for Watched {
 
 impl Cancel for Watched {
     fn is_cancelled(&self) -> bool {
-        self.poll();
+        self.poll(Use::CancelChecks);
         self.world.is_cancelled()
     }
 }

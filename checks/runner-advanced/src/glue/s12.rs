@@ -12,7 +12,7 @@ use crate::advanced::sleep_at_least;
 use lab_api::advanced::{Cancel, Clock, ScriptedWake, ScriptedWorld, Sleeper};
 use lab_harness::Runaway;
 use lab_scripts::s12::{Observed, Script, SleepScript, SleepSeen, Slept, Wake};
-use lab_wire::F64;
+use lab_wire::{Use, F64};
 use std::cell::{Cell, RefCell};
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -33,7 +33,10 @@ impl Clock for Counted<'_> {
     fn now(&self) -> f64 {
         let reads = self.reads.fetch_add(1, Ordering::SeqCst) + 1;
         if reads > MAX_READS {
-            std::panic::panic_any(Runaway(u32::try_from(reads).unwrap_or(u32::MAX)));
+            std::panic::panic_any(Runaway(
+                u32::try_from(reads).unwrap_or(u32::MAX),
+                Use::ClockReadings,
+            ));
         }
         self.world.now()
     }
@@ -49,7 +52,10 @@ impl Cancel for Flag<'_> {
     fn is_cancelled(&self) -> bool {
         self.polls.set(self.polls.get() + 1);
         if self.polls.get() > MAX_READS {
-            std::panic::panic_any(Runaway(u32::try_from(self.polls.get()).unwrap_or(u32::MAX)));
+            std::panic::panic_any(Runaway(
+                u32::try_from(self.polls.get()).unwrap_or(u32::MAX),
+                Use::CancelChecks,
+            ));
         }
         self.world.is_cancelled()
     }
@@ -67,7 +73,7 @@ impl Sleeper for Watched<'_> {
     fn sleep(&mut self, seconds: f64) {
         self.calls += 1;
         if self.calls > MAX_SLEEPS {
-            std::panic::panic_any(Runaway(self.calls));
+            std::panic::panic_any(Runaway(self.calls, Use::Sleeps));
         }
         if seconds == 0.0 {
             return; // sleeps of zero are ignored

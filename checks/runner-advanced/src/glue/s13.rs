@@ -203,7 +203,7 @@ fn event(e: &WorldEvent) -> Event {
 /// Stops a fan-out that went on far too long, as a runaway.
 fn stop_if_runaway(record: &WorldRecord) {
     if let Some(events) = record.runaway {
-        std::panic::panic_any(lab_harness::Runaway(events));
+        std::panic::panic_any(lab_harness::Runaway(events, lab_wire::Use::World));
     }
 }
 

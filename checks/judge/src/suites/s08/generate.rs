@@ -80,6 +80,7 @@ pub(super) fn add_planned(b: &mut Builder, g: &mut Gen, key: &str, plan: Plan) {
         Expect::Trace {
             events,
             ending: Box::new(ending),
+            timeouts: true,
         },
     );
 }

@@ -53,6 +53,7 @@ pub(super) fn from_table(b: &mut Builder, g: &mut Gen, case: &Value) {
         Expect::Trace {
             events,
             ending: Box::new(ending),
+            timeouts: true,
         },
     );
 }

@@ -149,6 +149,7 @@ pub fn expect(call: &Call) -> Option<Expect> {
             Some(Expect::Trace {
                 events,
                 ending: Box::new(ending),
+                timeouts: true,
             })
         }
         _ => None,

@@ -71,7 +71,6 @@ pub(super) fn generated(b: &mut Builder, g: &mut Gen) {
                     Op::Remaining,
                     Op::At { t: F64(later) },
                     Op::Remaining,
-                    Op::TimeoutFor { cap: F64(cap) },
                     Op::Expired,
                 ],
             ),

@@ -19,9 +19,9 @@ pub fn build(step: &'static str, g: &mut Gen) -> Builder {
         "never-negative",
         "never-reset",
         "expired",
-        "zero-budget",
         "cap-shrinks",
         "cap-never-extends",
+        "zero-budget",
         "rejects-invalid-cap",
         "random",
     ];

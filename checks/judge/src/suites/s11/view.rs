@@ -295,6 +295,48 @@ fn same_event(e: &Event, g: &Event) -> bool {
     }
 }
 
+/// A run judged on its sends alone: each send's method and timeout, and
+/// the ending. `exact-timeouts` retries through these, so that a send
+/// given less (or more) than all the time left shows there first, while
+/// the closes and waits between the sends stay the rules of the clauses
+/// after it (`close-before-wait`, `retry-after-wait`, …).
+#[derive(Debug)]
+pub(crate) struct SendsOnly(pub(crate) Observed);
+
+impl<'de> serde::Deserialize<'de> for SendsOnly {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        Observed::deserialize(d).map(SendsOnly)
+    }
+}
+
+impl Observable for SendsOnly {
+    fn same(&self, got: &Self) -> bool {
+        let sends = |e: &[Event]| -> Vec<Event> {
+            e.iter()
+                .filter(|e| matches!(e, Event::Send { .. }))
+                .cloned()
+                .collect()
+        };
+        match (&self.0, &got.0) {
+            (
+                Observed::Execute {
+                    events: e1,
+                    ending: n1,
+                },
+                Observed::Execute {
+                    events: e2,
+                    ending: n2,
+                },
+            ) => same_run(&sends(e1), n1, &sends(e2), n2),
+            (expected, got) => expected.same(got),
+        }
+    }
+
+    fn show(&self) -> String {
+        show_observed(&self.0)
+    }
+}
+
 impl Observable for Observed {
     /// Floats with `==` (NaN never matches, -0.0 equals 0.0); event times ignored.
     fn same(&self, got: &Self) -> bool {
@@ -328,8 +370,39 @@ mod tests {
     use super::*;
     use crate::rng::Gen;
     use crate::suites::fixture;
+    use lab_wire::F64;
 
     const STEP: &str = ThisStep::ID;
+
+    #[test]
+    fn exact_timeouts_retries_are_judged_on_their_sends_alone() {
+        let send = |timeout: f64| Event::Send {
+            method: "GET".into(),
+            timeout: F64(timeout),
+            at: F64(0.0),
+        };
+        let run = |events: Vec<Event>| Observed::Execute {
+            events,
+            ending: Ending::InvalidArgument,
+        };
+        let close = Event::Close {
+            reply: 0,
+            at: F64(0.0),
+        };
+        let sleep = Event::Sleep {
+            seconds: F64(1.0),
+            at: F64(0.0),
+        };
+        let want = run(vec![send(10.0), close.clone(), sleep.clone(), send(8.5)]);
+        // Closed after the wait: another clause's rule.
+        let late_close = run(vec![send(10.0), sleep.clone(), close.clone(), send(8.5)]);
+        // The whole budget again for the retry: this clause's rule.
+        let fresh = run(vec![send(10.0), close, sleep, send(10.0)]);
+        assert!(!want.same(&late_close));
+        let sends = |o: &Observed| SendsOnly(o.clone());
+        assert!(sends(&want).same(&sends(&late_close)));
+        assert!(!sends(&want).same(&sends(&fresh)));
+    }
 
     #[test]
     fn a_response_closed_after_the_sleep_is_told_apart() {

@@ -84,6 +84,41 @@ fn same_fan(e: &FanOutSeen, g: &FanOutSeen) -> bool {
             .all(|(a, b)| a.rule == b.rule && a.task == b.task && a.at.0 == b.at.0)
 }
 
+/// A fan-out judged with its reports in any order (each supplier's
+/// report is still judged whole): the clauses before `ranking`, so that a
+/// mistake in the order shows first under the clause that names it.
+#[derive(Debug)]
+pub(crate) struct Unranked(pub(crate) Observed);
+
+impl<'de> serde::Deserialize<'de> for Unranked {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        Observed::deserialize(d).map(Unranked)
+    }
+}
+
+/// The observation with its reports by supplier name.
+fn by_name(o: &Observed) -> Observed {
+    let mut o = o.clone();
+    if let Observed::FanOut(FanOutSeen {
+        result: Outcome::Ok { reports },
+        ..
+    }) = &mut o
+    {
+        reports.sort_by(|a, b| a.supplier.cmp(&b.supplier));
+    }
+    o
+}
+
+impl Observable for Unranked {
+    fn same(&self, got: &Self) -> bool {
+        by_name(&self.0).same(&by_name(&got.0))
+    }
+
+    fn show(&self) -> String {
+        show_observed(&self.0)
+    }
+}
+
 impl Observable for Observed {
     /// Floats with `==` (NaN never matches, -0.0 equals 0.0).
     fn same(&self, got: &Self) -> bool {
@@ -435,8 +470,45 @@ fn show_observed(o: &Observed) -> String {
 mod tests {
     use super::super::model::{fan_model, gate_model};
     use super::*;
-    use lab_scripts::s13::{Attempt, FanOutScript, GateScript, Request, SupplierScript};
+    use lab_scripts::s13::{Attempt, FanOutScript, GateScript, Report, Request, SupplierScript};
     use lab_wire::F64;
+
+    #[test]
+    fn before_ranking_the_reports_are_judged_in_any_order_and_each_whole() {
+        let report = |name: &str, outcome| Report {
+            supplier: name.into(),
+            outcome,
+        };
+        let fan = |reports: Vec<Report>| {
+            Observed::FanOut(FanOutSeen {
+                names: vec!["a".into(), "b".into()],
+                result: Outcome::Ok { reports },
+                in_use_at_run_all: Some(1),
+                in_use_after: 0,
+                run_all_calls: 1,
+                returned_at: F64(1.0),
+                timelines: vec![Vec::new(), Vec::new()],
+                breaches: Vec::new(),
+            })
+        };
+        let quote = SupplierOutcome::Quote { total_cents: 500 };
+        let ranked = fan(vec![
+            report("b", quote),
+            report("a", SupplierOutcome::TimedOut),
+        ]);
+        let swapped = fan(vec![
+            report("a", SupplierOutcome::TimedOut),
+            report("b", quote),
+        ]);
+        let wrong = fan(vec![
+            report("a", SupplierOutcome::NotFound),
+            report("b", quote),
+        ]);
+        assert!(!ranked.same(&swapped));
+        let unranked = |o: &Observed| Unranked(o.clone());
+        assert!(unranked(&ranked).same(&unranked(&swapped)));
+        assert!(!unranked(&ranked).same(&unranked(&wrong)));
+    }
 
     #[test]
     fn a_gate_that_counts_refusals_is_told_apart() {

@@ -23,7 +23,9 @@ pub(super) fn forms(b: &mut Builder, g: &mut Gen) {
         for i in 0..count {
             let r = receipt_year(g);
             let received = receipt(g, r);
-            let y = r + g.int(0, 49);
+            // A later year than the receipt's: a date before the receipt
+            // is `past-is-zero`'s.
+            let y = r + g.int(1, 49);
             let mut w = valid(g, form, y, false);
             match i % 6 {
                 // Padded past 128 characters: only what is left counts.

@@ -3,10 +3,11 @@
 
 use super::super::add_execute;
 use super::super::model;
+use super::super::view::SendsOnly;
 use super::{final_status, malformed, safe_method, BAD, RETRYABLE, UNSAFE};
 use crate::rng::Gen;
 use crate::suites::Builder;
-use lab_scripts::s11::{Event, Reply, Scenario};
+use lab_scripts::s11::{Event, Observed, Reply, Scenario, Script};
 use lab_wire::F64;
 
 /// A scenario under construction; bodies are drawn when it is finished.
@@ -215,6 +216,24 @@ pub(in super::super) fn generated_execute(b: &mut Builder, g: &mut Gen) {
         let cost = g.sixty_fourths(0, 64);
         let p = p.reply(200, &[], cost);
         add_planned(b, g, "exact-timeouts", p);
+        // And after retries: each later send gets all that is left of the
+        // one deadline too. Judged on the sends alone (see `SendsOnly`).
+        let mut p = Plan::new(g, (64 * 10, 64 * 20), 4);
+        p.reserve = g.sixty_fourths(1, 64);
+        for _ in 0..g.int(1, 2) {
+            let field = g.int(0, 2).to_string();
+            p = p.reply(*g.pick(&RETRYABLE), &[&field], g.sixty_fourths(1, 32));
+        }
+        let s = p.finish(g);
+        let run = model::execute(&s);
+        b.add_script(
+            "exact-timeouts",
+            &Script::Execute(s),
+            SendsOnly(Observed::Execute {
+                events: run.events,
+                ending: run.ending,
+            }),
+        );
 
         // late-success: the deciding response arrives at, after or just
         // before the deadline.
