@@ -603,10 +603,12 @@ pub fn guarded_read(
 
 // ===== step 13: Gate, fan_out, to_http =====
 
-/// Step 13a. The inbound admission limit: at most `capacity` passes alive.
+/// Step 13a. The inbound admission limit: at most `capacity` passes alive,
+/// counted in a `Tally` and nowhere else (the checker plays every order of
+/// threads' steps on it).
 pub struct Gate {
     capacity: u32,
-    used: std::sync::atomic::AtomicU32,
+    used: Tally,
 }
 
 /// One admitted request; dropping it gives its place back.
@@ -624,33 +626,28 @@ impl Gate {
         }
         Ok(Gate {
             capacity,
-            used: std::sync::atomic::AtomicU32::new(0),
+            used: Tally::new(0),
         })
     }
 
     /// A pass when fewer than `capacity` are in use; otherwise `None`, and
     /// nothing changes.
     pub fn try_acquire(&self) -> Option<Pass<'_>> {
-        use std::sync::atomic::Ordering;
         self.used
-            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| {
-                (n < self.capacity).then_some(n + 1)
-            })
+            .fetch_update(|n| (n < self.capacity).then_some(n + 1))
             .ok()
             .map(|_| Pass { gate: self })
     }
 
     /// Passes alive right now.
     pub fn in_use(&self) -> u32 {
-        self.used.load(std::sync::atomic::Ordering::Acquire)
+        self.used.load()
     }
 }
 
 impl Drop for Pass<'_> {
     fn drop(&mut self) {
-        self.gate
-            .used
-            .fetch_sub(1, std::sync::atomic::Ordering::AcqRel);
+        self.gate.used.fetch_sub(1);
     }
 }
 

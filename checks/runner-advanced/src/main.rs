@@ -30,6 +30,8 @@ unseen_by_rustfmt! {
 mod glue;
 #[cfg(any(lab_advanced, lab_reference, test))]
 mod live;
+#[cfg(any(lab_advanced, lab_reference, test))]
+mod schedule;
 
 fn main() -> std::process::ExitCode {
     #[cfg(any(lab_advanced, lab_reference))]

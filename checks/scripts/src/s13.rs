@@ -51,11 +51,11 @@ pub enum GateOp {
     /// is held.
     PanicHolding,
     InUse,
-    /// `threads` threads each try `rounds` times to acquire a pass, hold
-    /// it briefly and drop it.
+    /// `threads` threads (2 or 3), each making one call (`try_acquire`,
+    /// or dropping a pass it took beforehand), in every order of their
+    /// steps on the gate's `Tally` with up to two stops (see the runner).
     Threads {
         threads: u32,
-        rounds: u32,
     },
 }
 
@@ -74,6 +74,11 @@ pub enum GateAnswer {
     Threads {
         /// More passes were alive at once than the capacity.
         over_capacity: bool,
+        /// `in_use()` differed from the live passes when no call was in
+        /// progress.
+        in_use_off: bool,
+        /// A `try_acquire` or a drop made no operation on a `Tally`.
+        untallied: bool,
         /// At least one pass was granted.
         granted_any: bool,
         in_use_after: u32,

@@ -13,7 +13,6 @@ use lab_scripts::s13::{
 };
 use lab_wire::F64;
 use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
-use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::Arc;
 
 pub fn play(script: lab_scripts::s13::Script) -> Result<serde_json::Value, String> {
@@ -62,8 +61,20 @@ fn gate(script: &GateScript) -> Result<Observed, String> {
             GateOp::InUse => answers.push(GateAnswer::InUse {
                 value: gate.in_use(),
             }),
-            GateOp::Threads { threads, rounds } => {
-                answers.push(stress(&gate, script.capacity, *threads, *rounds))
+            GateOp::Threads { threads } => {
+                let found = crate::schedule::explore(
+                    script.capacity,
+                    *threads,
+                    &|| gate.try_acquire(),
+                    &|| gate.in_use(),
+                );
+                answers.push(GateAnswer::Threads {
+                    over_capacity: found.over_capacity,
+                    in_use_off: found.in_use_off,
+                    untallied: found.untallied,
+                    granted_any: found.granted_any,
+                    in_use_after: gate.in_use(),
+                });
             }
         }
     }
@@ -71,160 +82,6 @@ fn gate(script: &GateScript) -> Result<Observed, String> {
     Ok(Observed::Gate {
         answers: Some(answers),
     })
-}
-
-/// Threads race for passes in rounds. Before the rounds, the runner takes
-/// passes until one place is left (when that is at most 64 passes), so that
-/// every round is a race for the last place. Each round starts every thread
-/// at the same instant (a barrier, then a spin until a shared start time,
-/// then a short jitter of its own), lets each try once, and keeps every
-/// pass granted in the round alive until all threads have tried: a live
-/// count kept outside the gate then sees every pass granted in the round
-/// at once, so a gate that lets two threads take the last place is seen
-/// over its capacity whenever two attempts overlap, which many rounds make
-/// near certain on any machine with two cores, idle or busy.
-fn stress(gate: &Gate, capacity: u32, threads: u32, rounds: u32) -> GateAnswer {
-    let before = gate.in_use();
-    let free = capacity.saturating_sub(before);
-    let mut held = Vec::new();
-    if (2..=65).contains(&free) {
-        for _ in 1..free {
-            held.extend(gate.try_acquire());
-        }
-    }
-    // How many passes the threads may hold at once.
-    let limit = free.saturating_sub(held.len() as u32);
-    let live = AtomicU32::new(0);
-    let over = AtomicBool::new(false);
-    let granted = AtomicBool::new(false);
-    let barrier = Rounds::new(threads as usize);
-    std::thread::scope(|s| {
-        for t in 0..threads {
-            let (live, over, granted, barrier) = (&live, &over, &granted, &barrier);
-            s.spawn(move || {
-                let mut jitter = 0x9e37_79b9_u32.wrapping_mul(t + 1);
-                for _ in 0..rounds {
-                    // Every thread sees the same `stop` between the same
-                    // two barriers, so all leave at the same round.
-                    if barrier.wait(true, over) {
-                        break;
-                    }
-                    jitter ^= jitter << 13;
-                    jitter ^= jitter >> 17;
-                    jitter ^= jitter << 5;
-                    for _ in 0..jitter % 32 {
-                        std::hint::spin_loop();
-                    }
-                    let pass = gate.try_acquire();
-                    if pass.is_some() {
-                        granted.store(true, Ordering::SeqCst);
-                        live.fetch_add(1, Ordering::SeqCst);
-                    }
-                    barrier.wait(false, over);
-                    if live.load(Ordering::SeqCst) > limit {
-                        over.store(true, Ordering::SeqCst);
-                    }
-                    barrier.wait(false, over);
-                    if pass.is_some() {
-                        live.fetch_sub(1, Ordering::SeqCst);
-                    }
-                    drop(pass);
-                }
-            });
-        }
-    });
-    drop(held);
-    GateAnswer::Threads {
-        over_capacity: over.load(Ordering::SeqCst),
-        granted_any: granted.load(Ordering::SeqCst),
-        in_use_after: gate.in_use(),
-    }
-}
-
-/// A reusable barrier that spins (then yields) instead of parking, so that
-/// the threads it releases are running when it opens; `aligned` also holds
-/// them until a start time shared by all of them, 20 µs after the last
-/// arrival.
-struct Rounds {
-    threads: usize,
-    arrived: std::sync::atomic::AtomicUsize,
-    generation: std::sync::atomic::AtomicU64,
-    start: std::sync::atomic::AtomicU64,
-    stop: AtomicBool,
-    /// When the barrier first opened, and how often it has opened.
-    opened: std::sync::OnceLock<u64>,
-    openings: std::sync::atomic::AtomicU64,
-    base: std::time::Instant,
-}
-
-/// Openings of the barrier (three per round) before the time may stop the
-/// rounds.
-const MIN_OPENINGS: u64 = 3 * 20;
-
-/// Nanoseconds the rounds of one `threads` op may take before they stop,
-/// counted from the first round.
-const STRESS_TIME: u64 = 400_000_000;
-
-impl Rounds {
-    fn new(threads: usize) -> Rounds {
-        Rounds {
-            threads,
-            arrived: std::sync::atomic::AtomicUsize::new(0),
-            generation: std::sync::atomic::AtomicU64::new(0),
-            start: std::sync::atomic::AtomicU64::new(0),
-            stop: AtomicBool::new(false),
-            opened: std::sync::OnceLock::new(),
-            openings: std::sync::atomic::AtomicU64::new(0),
-            base: std::time::Instant::now(),
-        }
-    }
-
-    fn nanos(&self) -> u64 {
-        u64::try_from(self.base.elapsed().as_nanos()).unwrap_or(u64::MAX)
-    }
-
-    /// Waits for every thread; with `aligned`, also for the shared start
-    /// time, and says whether the rounds should stop (a breach was seen,
-    /// or they have taken [`STRESS_TIME`]: far below a case's time limit).
-    fn wait(&self, aligned: bool, over: &AtomicBool) -> bool {
-        let generation = self.generation.load(Ordering::SeqCst);
-        if self.arrived.fetch_add(1, Ordering::SeqCst) + 1 == self.threads {
-            self.arrived.store(0, Ordering::SeqCst);
-            // The time counts from the first opening, so a slow start of
-            // the threads on a busy machine costs no round; and a few
-            // rounds are always played, so a pass is always granted.
-            let now = self.nanos();
-            let first = *self.opened.get_or_init(|| now);
-            let opened = self.openings.fetch_add(1, Ordering::SeqCst);
-            let late = opened >= MIN_OPENINGS && now - first > STRESS_TIME;
-            self.stop
-                .store(over.load(Ordering::SeqCst) || late, Ordering::SeqCst);
-            self.start.store(self.nanos() + 20_000, Ordering::SeqCst);
-            self.generation.fetch_add(1, Ordering::SeqCst);
-        } else {
-            let mut spins = 0u32;
-            while self.generation.load(Ordering::SeqCst) == generation {
-                spins += 1;
-                if spins < 2_000 {
-                    std::hint::spin_loop();
-                } else {
-                    std::thread::yield_now();
-                }
-            }
-        }
-        if aligned {
-            let start = self.start.load(Ordering::SeqCst);
-            let mut spins = 0u32;
-            while self.nanos() < start {
-                spins += 1;
-                if spins > 100_000 {
-                    std::thread::yield_now();
-                }
-                std::hint::spin_loop();
-            }
-        }
-        self.stop.load(Ordering::SeqCst)
-    }
 }
 
 fn scripted(a: Answer) -> ScriptedAnswer {

@@ -312,8 +312,7 @@ pub(super) fn scripts(g: &mut Gen) -> Vec<(&'static str, Script)> {
                 c,
                 vec![
                     GateOp::Threads {
-                        threads: g.int(2, 6) as u32,
-                        rounds: 1000,
+                        threads: g.int(2, 3) as u32,
                     },
                     GateOp::InUse,
                 ],

@@ -40,6 +40,8 @@ pub(super) fn gate_model(s: &GateScript) -> Observed {
             GateOp::InUse => answers.push(GateAnswer::InUse { value: used }),
             GateOp::Threads { .. } => answers.push(GateAnswer::Threads {
                 over_capacity: false,
+                in_use_off: false,
+                untallied: false,
                 granted_any: used < s.capacity,
                 in_use_after: used,
             }),

@@ -23,7 +23,7 @@ fn int<T: std::str::FromStr>(t: &str, case: &Value) -> T {
         .unwrap_or_else(|_| bad(&format!("bad integer {t:?}"), case))
 }
 
-/// `acquire`, `drop N`, `panic_holding`, `in_use`, `threads T R`.
+/// `acquire`, `drop N`, `panic_holding`, `in_use`, `threads T`.
 fn table_gate_op(t: &str, case: &Value) -> GateOp {
     let words: Vec<&str> = t.split(' ').collect();
     match words[..] {
@@ -31,9 +31,8 @@ fn table_gate_op(t: &str, case: &Value) -> GateOp {
         ["drop", n] => GateOp::Drop { pass: int(n, case) },
         ["panic_holding"] => GateOp::PanicHolding,
         ["in_use"] => GateOp::InUse,
-        ["threads", th, r] => GateOp::Threads {
+        ["threads", th] => GateOp::Threads {
             threads: int(th, case),
-            rounds: int(r, case),
         },
         _ => bad(&format!("unknown gate op {t:?}"), case),
     }
@@ -54,6 +53,8 @@ fn table_gate_answer(op: &GateOp, t: &str, case: &Value) -> GateAnswer {
         },
         GateOp::Threads { .. } if t == "ok" => GateAnswer::Threads {
             over_capacity: false,
+            in_use_off: false,
+            untallied: false,
             granted_any: true,
             in_use_after: 0,
         },

@@ -197,21 +197,22 @@ fn gate_op_rust(op: &GateOp, acquires: &mut usize, dropped: &mut Vec<usize>) -> 
             "let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| { let _p = gate.try_acquire(); panic!() }));".into()
         }
         GateOp::InUse => "dbg!(gate.in_use());".into(),
-        // Runs as written: the checker's own rounds (all threads start
-        // together, racing for the last free place) catch more, but this
-        // shows the same breach when it happens.
-        GateOp::Threads { threads, rounds } => format!(
-            "{{\n    use std::sync::atomic::{{AtomicU32, Ordering::SeqCst}};\n    \
+        // Runs as written, with real threads: the checker plays every
+        // order of the threads' steps on the Tally instead, which this
+        // shows only when threads happen to overlap.
+        GateOp::Threads { threads } => format!(
+            "{{\n    // {note}\n    use std::sync::atomic::{{AtomicU32, Ordering::SeqCst}};\n    \
              let (live, most) = (AtomicU32::new(0), AtomicU32::new(0));\n    \
              std::thread::scope(|s| {{\n        for _ in 0..{threads} {{\n            \
-             s.spawn(|| {{\n                for _ in 0..{rounds} {{\n                    \
+             s.spawn(|| {{\n                for _ in 0..1000 {{\n                    \
              if let Some(pass) = gate.try_acquire() {{\n                        \
              most.fetch_max(live.fetch_add(1, SeqCst) + 1, SeqCst);\n                        \
              std::thread::yield_now();\n                        \
              live.fetch_sub(1, SeqCst);\n                        \
              drop(pass);\n                    }}\n                }}\n            }});\n        \
              }}\n    }});\n    \
-             dbg!(most.into_inner()); // at most the places that were free\n}}"
+             dbg!(most.into_inner()); // at most the places that were free\n}}",
+            note = tr("13.show.threads", &[("threads", threads)]),
         ),
     }
 }
@@ -378,16 +379,32 @@ fn show_observed(o: &Observed) -> String {
                     GateAnswer::InUse { value } => value.to_string(),
                     GateAnswer::Threads {
                         over_capacity,
+                        in_use_off,
+                        untallied,
                         granted_any,
                         in_use_after,
-                    } => tr(
-                        "13.threads",
-                        &[
-                            ("over", over_capacity),
-                            ("granted", granted_any),
-                            ("after", in_use_after),
-                        ],
-                    ),
+                    } => {
+                        let mut text = tr(
+                            "13.threads",
+                            &[
+                                ("over", over_capacity),
+                                ("off", in_use_off),
+                                ("untallied", untallied),
+                                ("granted", granted_any),
+                                ("after", in_use_after),
+                            ],
+                        );
+                        for (found, key) in [
+                            (untallied, "13.threads.untallied"),
+                            (over_capacity, "13.threads.over"),
+                            (in_use_off, "13.threads.in_use_off"),
+                        ] {
+                            if *found {
+                                text.push_str(&format!(" ({})", t(key)));
+                            }
+                        }
+                        text
+                    }
                 })
                 .collect();
             format!("Gate::new → Ok; answers: [{}]", items.join(", "))
@@ -582,18 +599,11 @@ mod threads_tests {
     /// The threads op is shown as Rust that runs, not as a comment.
     #[test]
     fn a_threads_op_is_shown_as_code() {
-        let shown = gate_op_rust(
-            &GateOp::Threads {
-                threads: 4,
-                rounds: 1000,
-            },
-            &mut 0,
-            &mut Vec::new(),
-        );
+        let shown = gate_op_rust(&GateOp::Threads { threads: 3 }, &mut 0, &mut Vec::new());
         assert!(!shown.trim_start().starts_with("//"), "{shown}");
         for part in [
             "std::thread::scope",
-            "for _ in 0..4",
+            "for _ in 0..3",
             "for _ in 0..1000",
             "gate.try_acquire()",
             "drop(pass);",
