@@ -108,13 +108,18 @@ pub fn failure_text(result: &StepResult, clause: usize, limits: &Limits) -> Opti
                 let brief = render::brief(&checks[*i], f, suite.step, suite.function, limits);
                 // An input that reads in one line is named too.
                 let input = render::call(suite.step, &checks[*i].call);
-                let evidence = Evidence {
-                    known: crate::mistakes::matched(result).is_some(),
-                    same_input: checks[*i].call == lead_check.call,
-                    same_difference: brief
-                        == render::brief(lead_check, lead_f, suite.step, suite.function, limits),
-                };
-                if !evidence.one_story() {
+                // Only with some evidence is a later failing clause told as
+                // "probably the same mistake": the same input failing both,
+                // the same difference (the same first differing line of a
+                // timeline, or the same wrong answer where the same one was
+                // expected), or a known mistake whose answers are these on
+                // every table case (looked up last: it hashes them all).
+                // Without any, two broken rules are two stories.
+                let one_story = checks[*i].call == lead_check.call
+                    || brief
+                        == render::brief(lead_check, lead_f, suite.step, suite.function, limits)
+                    || crate::mistakes::matched(result).is_some();
+                if !one_story {
                     // Its own story: told in full below, as a first failure.
                     return Some(failed_in_full(result, clause, faults, *total, limits));
                 }
@@ -137,24 +142,6 @@ pub fn failure_text(result: &StepResult, clause: usize, limits: &Limits) -> Opti
             }
             Some(failed_in_full(result, clause, faults, *total, limits))
         }
-    }
-}
-
-/// What ties a later failing clause to the step's first one. Only with
-/// some evidence is it told as "probably the same mistake": a known
-/// mistake whose answers are these on every table case, the same input
-/// failing both, or the same difference (the same first differing line of
-/// a timeline, or the same wrong answer where the same one was expected).
-/// Without any, two broken rules are two stories, each told in full.
-struct Evidence {
-    known: bool,
-    same_input: bool,
-    same_difference: bool,
-}
-
-impl Evidence {
-    fn one_story(&self) -> bool {
-        self.known || self.same_input || self.same_difference
     }
 }
 

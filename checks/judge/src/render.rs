@@ -219,12 +219,8 @@ pub fn right_aligned(text: &str, columns: usize) -> String {
     )
 }
 
-/// The zero-width space: one character that takes no column.
-pub const ZERO_WIDTH: char = '\u{200b}';
-
-/// Columns a terminal gives `text`: East Asian wide characters take two,
-/// the zero-width space none. Punctuation such as `–` and `…` stays one
-/// column wide.
+/// Columns a terminal gives `text`: East Asian wide characters take two.
+/// Punctuation such as `–` and `…` stays one column wide.
 pub fn display_width(text: &str) -> usize {
     const WIDE: [(char, char); 8] = [
         ('\u{1100}', '\u{115f}'), // Hangul Jamo
@@ -238,9 +234,7 @@ pub fn display_width(text: &str) -> usize {
     ];
     text.chars()
         .map(|c| {
-            if c == ZERO_WIDTH {
-                0
-            } else if WIDE.iter().any(|(lo, hi)| (*lo..=*hi).contains(&c)) {
+            if WIDE.iter().any(|(lo, hi)| (*lo..=*hi).contains(&c)) {
                 2
             } else {
                 1
