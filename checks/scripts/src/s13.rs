@@ -79,6 +79,10 @@ pub enum GateAnswer {
         in_use_off: bool,
         /// A `try_acquire` or a drop made no operation on a `Tally`.
         untallied: bool,
+        /// A thread let go was held up twice: the gate waits for something
+        /// beside its Tally (a lock, a sleep).
+        #[serde(default)]
+        waited: bool,
         /// At least one pass was granted.
         granted_any: bool,
         in_use_after: u32,

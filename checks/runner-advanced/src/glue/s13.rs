@@ -72,6 +72,7 @@ fn gate(script: &GateScript) -> Result<Observed, String> {
                     over_capacity: found.over_capacity,
                     in_use_off: found.in_use_off,
                     untallied: found.untallied,
+                    waited: found.waited,
                     granted_any: found.granted_any,
                     in_use_after: gate.in_use(),
                 });

@@ -42,6 +42,7 @@ pub(super) fn gate_model(s: &GateScript) -> Observed {
                 over_capacity: false,
                 in_use_off: false,
                 untallied: false,
+                waited: false,
                 granted_any: used < s.capacity,
                 in_use_after: used,
             }),

@@ -55,6 +55,7 @@ fn table_gate_answer(op: &GateOp, t: &str, case: &Value) -> GateAnswer {
             over_capacity: false,
             in_use_off: false,
             untallied: false,
+            waited: false,
             granted_any: true,
             in_use_after: 0,
         },

@@ -381,6 +381,7 @@ fn show_observed(o: &Observed) -> String {
                         over_capacity,
                         in_use_off,
                         untallied,
+                        waited,
                         granted_any,
                         in_use_after,
                     } => {
@@ -396,6 +397,7 @@ fn show_observed(o: &Observed) -> String {
                         );
                         for (found, key) in [
                             (untallied, "13.threads.untallied"),
+                            (waited, "13.threads.waited"),
                             (over_capacity, "13.threads.over"),
                             (in_use_off, "13.threads.in_use_off"),
                         ] {
