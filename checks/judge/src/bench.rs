@@ -3,7 +3,7 @@
 //! a cold start and the judge's peak memory. Runs on a private copy of the
 //! kit with a correct crate in student/, never on the learner's files.
 
-use crate::platform::{self, Exit};
+use crate::platform::{self, plain_output, Exit};
 use crate::status;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -148,16 +148,17 @@ fn side_by_side(
 /// The kit at git commit `rev` of the repository at `root`, unpacked (with
 /// `git archive`) under `under`.
 fn checkout(root: &Path, rev: &str, under: &Path) -> Result<PathBuf, String> {
-    let commit = Command::new("git")
-        .args([
-            "rev-parse",
-            "--verify",
-            "--quiet",
-            &format!("{rev}^{{commit}}"),
-        ])
-        .current_dir(root)
-        .output()
-        .map_err(|e| format!("git: {e}"))?;
+    let commit = plain_output(
+        Command::new("git")
+            .args([
+                "rev-parse",
+                "--verify",
+                "--quiet",
+                &format!("{rev}^{{commit}}"),
+            ])
+            .current_dir(root),
+    )
+    .map_err(|e| format!("git: {e}"))?;
     let commit = String::from_utf8_lossy(&commit.stdout).trim().to_string();
     if commit.is_empty() {
         return Err(format!(
@@ -168,27 +169,29 @@ fn checkout(root: &Path, rev: &str, under: &Path) -> Result<PathBuf, String> {
     if !dir.join("lab.sh").is_file() {
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
-        let archive = Command::new("git")
-            .args(["archive", "--format=tar", &commit])
-            .current_dir(root)
-            .output()
-            .map_err(|e| format!("git archive: {e}"))?;
+        // The archive sits beside the folder it fills until it is unpacked.
+        let tar_file = under.join(format!("{commit}.tar"));
+        let archive = plain_output(
+            Command::new("git")
+                .args(["archive", "--format=tar", "-o"])
+                .arg(&tar_file)
+                .arg(&commit)
+                .current_dir(root),
+        )
+        .map_err(|e| format!("git archive: {e}"))?;
         if !archive.status.success() {
             return Err(format!("git archive {commit} failed"));
         }
-        let mut tar = Command::new("tar")
-            .args(["-x", "-C"])
-            .arg(&dir)
-            .stdin(std::process::Stdio::piped())
-            .spawn()
-            .map_err(|e| format!("tar: {e}"))?;
-        use std::io::Write;
-        tar.stdin
-            .take()
-            .ok_or("tar has no input")?
-            .write_all(&archive.stdout)
-            .map_err(|e| format!("tar: {e}"))?;
-        if !tar.wait().map_err(|e| e.to_string())?.success() {
+        let tar = plain_output(
+            Command::new("tar")
+                .arg("-xf")
+                .arg(&tar_file)
+                .arg("-C")
+                .arg(&dir),
+        )
+        .map_err(|e| format!("tar: {e}"))?;
+        let _ = std::fs::remove_file(&tar_file);
+        if !tar.status.success() {
             return Err(format!("unpacking {commit} failed"));
         }
     }

@@ -256,12 +256,11 @@ mod tests {
             let dir = tempfile::tempdir().unwrap();
             let path = dir.path().join(&script.name);
             std::fs::write(&path, &script.data).unwrap();
-            let status = std::process::Command::new("bash")
-                .arg("-n")
-                .arg(&path)
-                .status()
-                .unwrap();
-            assert!(status.success(), "{} does not parse", script.name);
+            let out = crate::platform::plain_output(
+                std::process::Command::new("bash").arg("-n").arg(&path),
+            )
+            .unwrap();
+            assert!(out.status.success(), "{} does not parse", script.name);
         }
     }
 

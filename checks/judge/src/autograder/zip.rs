@@ -146,11 +146,12 @@ mod tests {
             assert z.testzip() is None\n\
             for i in z.infolist():\n\
             \x20   print(i.filename, oct(i.external_attr >> 16), z.read(i).hex())\n";
-        let out = std::process::Command::new("python3")
-            .args(["-c", script])
-            .arg(&path)
-            .output()
-            .expect("python3 is needed for this test");
+        let out = crate::platform::plain_output(
+            std::process::Command::new("python3")
+                .args(["-c", script])
+                .arg(&path),
+        )
+        .expect("python3 is needed for this test");
         assert!(
             out.status.success(),
             "{}",

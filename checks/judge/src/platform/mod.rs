@@ -22,6 +22,8 @@
 
 mod folder;
 pub mod fs;
+#[cfg(unix)]
+mod groups;
 #[cfg(target_os = "linux")]
 pub mod linux;
 mod output;
@@ -358,6 +360,32 @@ pub fn run_tool(
     portable::supervise(cmd, watch, portable_plan(jail), || Heard::Nothing)
 }
 
+/// Runs a trusted helper program (git, tar, an independent reader in a
+/// test) to completion and collects its output, with no limit: registered
+/// as the judge's own child (Unix: in a process group of its own), so that
+/// the Linux layer, collecting orphans, never kills it.
+pub fn plain_output(cmd: &mut Command) -> io::Result<std::process::Output> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::CommandExt;
+        cmd.process_group(0)
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped());
+        let (child, slot) = {
+            let _guard = groups::spawning();
+            let child = cmd.spawn()?;
+            let slot = groups::register(child.id() as i32);
+            (child, slot)
+        };
+        let output = child.wait_with_output();
+        groups::release(slot);
+        output
+    }
+    #[cfg(not(unix))]
+    cmd.output()
+}
+
 /// A file of the judge's own with no name that [`seal`] can close for
 /// good (the Linux layer: a memfd; the portable one: a [`private_file`]).
 pub fn sealable_file() -> io::Result<std::fs::File> {
@@ -394,7 +422,7 @@ pub fn start_up() {
     #[cfg(target_os = "linux")]
     if layer() == Layer::Linux {
         linux::spawn::reserve_handed_numbers();
-        linux::spawn::kill_children_on_stop();
+        groups::kill_children_on_stop();
         linux::spawn::become_subreaper();
         return;
     }

@@ -2,6 +2,7 @@
 //! `LAB_PLATFORM=portable`): POSIX only.
 
 use super::super::Rlimits;
+use crate::platform::groups::{kill_children_on_stop, kill_live, register, release, spawning};
 use std::ffi::OsString;
 use std::fs::File;
 use std::io;
@@ -9,8 +10,6 @@ use std::os::fd::{AsRawFd, OwnedFd};
 use std::os::unix::process::CommandExt;
 use std::path::Path;
 use std::process::{Child, Command};
-use std::sync::atomic::{AtomicI32, Ordering};
-use std::sync::Mutex;
 
 /// The variables that name a program's folder for temporary files.
 pub(super) const TMP_VARS: &[&str] = &["TMPDIR"];
@@ -20,13 +19,6 @@ pub(super) const TMP_VARS: &[&str] = &["TMPDIR"];
 pub(super) fn runner_env(home: &Path) -> Vec<(OsString, OsString)> {
     vec![("TMPDIR".into(), home.as_os_str().to_os_string())]
 }
-
-/// Process groups alive right now, killed when the judge is stopped.
-static LIVE_GROUPS: [AtomicI32; 256] = [const { AtomicI32::new(0) }; 256];
-
-/// Held while a child is started, so that no other spawn's descriptors are
-/// in the middle of being handed.
-static SPAWNING: Mutex<()> = Mutex::new(());
 
 /// A child this layer started, and where its group is registered.
 pub(super) struct Started {
@@ -95,14 +87,10 @@ pub(super) fn spawn(
             Ok(())
         });
     }
-    let _guard = SPAWNING.lock().unwrap_or_else(|e| e.into_inner());
+    let _guard = spawning();
     let child = cmd.spawn()?;
     drop(handed);
-    let pgid = child.id() as i32;
-    let slot = LIVE_GROUPS.iter().position(|s| {
-        s.compare_exchange(0, pgid, Ordering::SeqCst, Ordering::SeqCst)
-            .is_ok()
-    });
+    let slot = register(child.id() as i32);
     Ok(Started { child, slot })
 }
 
@@ -115,54 +103,19 @@ pub(super) fn kill_tree(started: &mut Started) {
     }
     let _ = started.child.kill();
     let _ = started.child.wait();
-    if let Some(i) = started.slot {
-        LIVE_GROUPS[i].store(0, Ordering::SeqCst);
-    }
+    release(started.slot);
 }
 
 /// Kills every live child's process group (the watchdog's way out).
 pub(crate) fn kill_all() {
-    for slot in &LIVE_GROUPS {
-        let pgid = slot.swap(0, Ordering::SeqCst);
-        if pgid > 0 {
-            // SAFETY: kill(2) on a process group this judge started.
-            unsafe {
-                libc::kill(-pgid, libc::SIGKILL);
-            }
-        }
-    }
-}
-
-extern "C" fn on_stop_signal(signal: libc::c_int) {
-    // A terminal `watch` took out of line mode gets its settings back.
-    crate::keys::restore(libc::STDIN_FILENO);
-    for slot in &LIVE_GROUPS {
-        let pgid = slot.load(Ordering::SeqCst);
-        if pgid > 0 {
-            // SAFETY: kill(2) is async-signal-safe.
-            unsafe {
-                libc::kill(-pgid, libc::SIGKILL);
-            }
-        }
-    }
-    // SAFETY: restoring the default action and re-raising are async-signal-safe.
-    unsafe {
-        libc::signal(signal, libc::SIG_DFL);
-        libc::raise(signal);
-    }
+    kill_live();
 }
 
 /// Installs the Ctrl-C / SIGTERM / SIGHUP handler that kills live groups,
 /// and keeps the numbers children are handed under taken.
 pub(crate) fn start_up() {
     reserve_handed_numbers();
-    let handler = on_stop_signal as extern "C" fn(libc::c_int) as libc::sighandler_t;
-    for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
-        // SAFETY: installing a handler that only does async-signal-safe work.
-        unsafe {
-            libc::signal(signal, handler);
-        }
-    }
+    kill_children_on_stop();
 }
 
 /// Keeps the numbers children are handed under taken in the judge (by

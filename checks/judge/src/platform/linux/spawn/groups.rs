@@ -1,69 +1,15 @@
-//! The process groups the judge started, and the processes their members
-//! left behind: killed when the judge is stopped, and reaped as orphans.
+//! The processes the judge's process groups left behind: killed and
+//! reaped as orphans (the groups themselves are registered in
+//! `platform::groups`, shared with the portable layer).
 
-use std::sync::atomic::{AtomicI32, Ordering};
-use std::sync::Mutex;
-
-/// Process groups alive right now, so that a judge stopped by Ctrl-C or
-/// SIGTERM kills them on its way out (they are not in the terminal's
-/// foreground group and would not get the signal themselves).
-pub(super) static LIVE_GROUPS: [AtomicI32; 256] = [const { AtomicI32::new(0) }; 256];
-
-pub(super) fn register(pgid: i32) -> Option<usize> {
-    LIVE_GROUPS.iter().position(|slot| {
-        slot.compare_exchange(0, pgid, Ordering::SeqCst, Ordering::SeqCst)
-            .is_ok()
-    })
-}
-
-extern "C" fn on_stop_signal(signal: libc::c_int) {
-    // A terminal `watch` took out of line mode gets its settings back.
-    crate::keys::restore(libc::STDIN_FILENO);
-    for slot in &LIVE_GROUPS {
-        let pgid = slot.load(Ordering::SeqCst);
-        if pgid > 0 {
-            // SAFETY: kill(2) is async-signal-safe.
-            unsafe {
-                libc::kill(-pgid, libc::SIGKILL);
-            }
-        }
-    }
-    // SAFETY: restoring the default action and re-raising are async-signal-safe.
-    unsafe {
-        libc::signal(signal, libc::SIG_DFL);
-        libc::raise(signal);
-    }
-}
+use crate::platform::groups::{is_live_group, kill_live, spawning};
 
 /// Kills every live child's process group and every orphan (the
 /// watchdog's way out).
 pub fn kill_all() {
-    for slot in &LIVE_GROUPS {
-        let pgid = slot.swap(0, Ordering::SeqCst);
-        if pgid > 0 {
-            // SAFETY: kill(2) on a process group this judge started.
-            unsafe {
-                libc::kill(-pgid, libc::SIGKILL);
-            }
-        }
-    }
+    kill_live();
     reap_orphans();
 }
-
-/// Installs the Ctrl-C / SIGTERM / SIGHUP handler that kills live groups.
-pub fn kill_children_on_stop() {
-    let handler = on_stop_signal as extern "C" fn(libc::c_int) as libc::sighandler_t;
-    for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
-        // SAFETY: installing a handler that only does async-signal-safe work.
-        unsafe {
-            libc::signal(signal, handler);
-        }
-    }
-}
-
-/// Held while a child is being started and while orphans are collected, so
-/// that a child not yet registered is never taken for an orphan.
-pub(super) static SPAWNING: Mutex<()> = Mutex::new(());
 
 /// Makes the judge a child subreaper (see the module's comment).
 pub fn become_subreaper() {
@@ -77,11 +23,6 @@ pub fn become_subreaper() {
 /// child that outlived their parent. /proc/self/task/*/children where the
 /// kernel has it, else a scan of /proc.
 fn orphans() -> Vec<i32> {
-    let mine: Vec<i32> = LIVE_GROUPS
-        .iter()
-        .map(|g| g.load(Ordering::SeqCst))
-        .filter(|g| *g > 0)
-        .collect();
     let mut children = Vec::new();
     let tasks = std::fs::read_dir("/proc/self/task")
         .into_iter()
@@ -118,14 +59,14 @@ fn orphans() -> Vec<i32> {
             }
         }
     }
-    children.retain(|pid| !mine.contains(pid));
+    children.retain(|pid| !is_live_group(*pid));
     children
 }
 
 /// Kills and reaps every orphan, and the orphans those leave, until none is
 /// left (bounded, so a judge bug cannot spin here).
 pub fn reap_orphans() {
-    let _guard = SPAWNING.lock().unwrap_or_else(|e| e.into_inner());
+    let _guard = spawning();
     for _ in 0..1000 {
         let pids = orphans();
         if pids.is_empty() {

@@ -433,21 +433,19 @@ mod tests {
         arg0: Option<&str>,
         steps: &mut [Step],
     ) -> io::Result<Ended> {
-        use super::super::groups::{register, LIVE_GROUPS, SPAWNING};
+        use crate::platform::groups::{register, release, spawning};
         let (out, err) = (tempfile::tempfile()?, tempfile::tempfile()?);
         let arg0 = arg0.map(OsStr::new);
         // Registered as `spawn::start` does, so that a test beside this one
         // that collects orphans does not take this child for one.
         let (mut child, slot) = {
-            let _guard = SPAWNING.lock().unwrap_or_else(|e| e.into_inner());
+            let _guard = spawning();
             let child = launch(cmd, cleared, arg0, out.as_raw_fd(), err.as_raw_fd(), steps)?;
             let slot = register(child.id() as i32);
             (child, slot)
         };
         let status = child.wait();
-        if let Some(i) = slot {
-            LIVE_GROUPS[i].store(0, std::sync::atomic::Ordering::SeqCst);
-        }
+        release(slot);
         let status = status?;
         Ok(Ended {
             pid: child.id(),

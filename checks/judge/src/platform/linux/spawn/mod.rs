@@ -21,18 +21,17 @@ mod launch;
 pub use crate::platform::{excerpt, folder_bytes, private_file, size, slice, Captured};
 pub use crate::platform::{Exit, Heard, Watch, TOOL_WALL_FACTOR};
 pub use captured::appending;
-pub use groups::{become_subreaper, kill_all, kill_children_on_stop, reap_orphans};
+pub use groups::{become_subreaper, kill_all, reap_orphans};
 
 use crate::platform::folder::{FOLDER_ENTRIES, FOLDER_EVERY};
+use crate::platform::groups::{register, release, spawning};
 use crate::platform::linux::sandbox::Jail;
 use clock::{Clock, Measure};
-use groups::{register, LIVE_GROUPS, SPAWNING};
 use launch::{launch, Launched, Step};
 use std::io;
 use std::os::fd::AsRawFd;
 use std::os::unix::process::ExitStatusExt;
 use std::process::Command;
-use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 fn start(cmd: &mut Command, jail: Option<Jail>) -> io::Result<(Launched, Captured, Option<usize>)> {
@@ -64,7 +63,7 @@ fn start(cmd: &mut Command, jail: Option<Jail>) -> io::Result<(Launched, Capture
     // The child writes its output through append-only descriptors: what it
     // printed stays counted, whatever it does to them afterwards.
     let (stdout, stderr) = (appending(&captured.stdout)?, appending(&captured.stderr)?);
-    let _guard = SPAWNING.lock().unwrap_or_else(|e| e.into_inner());
+    let _guard = spawning();
     let child = launch(
         cmd,
         cleared,
@@ -116,9 +115,7 @@ fn kill_group(child: &mut Launched, slot: Option<usize>) {
     }
     child.kill();
     let _ = child.wait();
-    if let Some(i) = slot {
-        LIVE_GROUPS[i].store(0, Ordering::SeqCst);
-    }
+    release(slot);
 }
 
 use crate::platform::exit_of;
