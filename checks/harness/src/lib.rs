@@ -11,6 +11,7 @@
 pub mod live13;
 mod platform;
 mod sink;
+pub mod so_far;
 
 use lab_wire::{self as wire, Call, Observed, Outcome, PROTOCOL};
 use std::cell::RefCell;
@@ -93,6 +94,7 @@ fn run(args: &[String], dispatch: fn(Call) -> Observed) -> Result<(), String> {
     }
     let file = platform::handed(wire::OUTCOMES_FD).ok_or("no outcomes file on descriptor 4")?;
     let mut out = sink::Sink::new(file, careful).map_err(|e| e.to_string())?;
+    so_far::watch(out.handle());
     platform::yield_to_the_flusher();
     // Panics are reported as outcomes; the default hook would only add noise.
     panic::set_hook(Box::new(|info| {
@@ -113,7 +115,10 @@ fn run(args: &[String], dispatch: fn(Call) -> Observed) -> Result<(), String> {
     for line in lines.skip(from) {
         let line = line.map_err(|e| e.to_string())?;
         let case = wire::parse_case(&line).map_err(|e| format!("bad case: {e}"))?;
-        let observed = observe(dispatch, case.call)?;
+        so_far::begin(&case.id);
+        let observed = observe(dispatch, case.call);
+        so_far::end();
+        let observed = observed?;
         let outcome = Outcome {
             id: case.id,
             observed,

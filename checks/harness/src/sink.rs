@@ -12,7 +12,7 @@ use std::thread::JoinHandle;
 use std::time::Duration;
 
 pub enum Sink {
-    Careful(File),
+    Careful(Arc<Mutex<File>>),
     Fast {
         pending: Arc<Mutex<Vec<u8>>>,
         done: Arc<AtomicBool>,
@@ -32,7 +32,7 @@ fn drain(pending: &Mutex<Vec<u8>>, file: &mut File) -> io::Result<()> {
 impl Sink {
     pub fn new(mut file: File, careful: bool) -> io::Result<Sink> {
         if careful {
-            return Ok(Sink::Careful(file));
+            return Ok(Sink::Careful(Arc::new(Mutex::new(file))));
         }
         let pending = Arc::new(Mutex::new(Vec::new()));
         let done = Arc::new(AtomicBool::new(false));
@@ -55,30 +55,52 @@ impl Sink {
     }
 
     pub fn line(&mut self, text: &[u8]) -> io::Result<()> {
+        self.handle().line(text)
+    }
+
+    /// Another way to write lines to the same place (another thread's).
+    pub fn handle(&self) -> Handle {
         match self {
-            Sink::Careful(file) => {
-                file.write_all(text)?;
-                file.flush()
-            }
-            Sink::Fast { pending, .. } => {
-                pending
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .extend_from_slice(text);
-                Ok(())
-            }
+            Sink::Careful(file) => Handle::File(Arc::clone(file)),
+            Sink::Fast { pending, .. } => Handle::Pending(Arc::clone(pending)),
         }
     }
 
     /// Writes everything still pending.
     pub fn finish(self) -> io::Result<()> {
         match self {
-            Sink::Careful(mut file) => file.flush(),
+            Sink::Careful(file) => file.lock().unwrap_or_else(|e| e.into_inner()).flush(),
             Sink::Fast { done, flusher, .. } => {
                 done.store(true, Ordering::SeqCst);
                 flusher
                     .join()
                     .unwrap_or_else(|_| Err(io::Error::other("the flusher panicked")))
+            }
+        }
+    }
+}
+
+/// Where a [`Sink`] writes, shared: a line is written whole, never between
+/// the bytes of another.
+pub enum Handle {
+    File(Arc<Mutex<File>>),
+    Pending(Arc<Mutex<Vec<u8>>>),
+}
+
+impl Handle {
+    pub fn line(&self, text: &[u8]) -> io::Result<()> {
+        match self {
+            Handle::File(file) => {
+                let mut file = file.lock().unwrap_or_else(|e| e.into_inner());
+                file.write_all(text)?;
+                file.flush()
+            }
+            Handle::Pending(pending) => {
+                pending
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .extend_from_slice(text);
+                Ok(())
             }
         }
     }

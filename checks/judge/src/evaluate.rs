@@ -311,7 +311,7 @@ fn shrink_failures(
 fn unanswered_candidate(got: &Got) -> bool {
     matches!(
         got,
-        Got::TimedOut | Got::CutShort | Got::NotRun | Got::Forged(_)
+        Got::TimedOut(_) | Got::CutShort | Got::NotRun | Got::Forged(_)
     )
 }
 

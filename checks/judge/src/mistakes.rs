@@ -206,7 +206,7 @@ pub fn canonical(call: &lab_wire::Call, got: &Got) -> Option<String> {
         Got::Observed(Observed::Panicked { todo: true, .. }) => Some("todo".into()),
         Got::Observed(Observed::Panicked { todo: false, .. }) => Some("panicked".into()),
         Got::Observed(Observed::Runaway { .. })
-        | Got::TimedOut
+        | Got::TimedOut(_)
         | Got::CutShort
         | Got::Crashed { .. }
         | Got::Flooded
@@ -537,7 +537,7 @@ mod tests {
     #[test]
     fn a_case_without_an_answer_leaves_the_step_without_a_fingerprint() {
         let mut result = step_02(|c, i, right| if (c, i) == (0, 0) { !right } else { right });
-        result.run.got[0][1] = Got::TimedOut;
+        result.run.got[0][1] = Got::TimedOut(None);
         assert!(table_answers(&result).is_none());
         assert!(derive("02-x", &result).is_none());
     }

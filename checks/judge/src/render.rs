@@ -9,7 +9,7 @@ pub use crate::show::float;
 use crate::show::opt_str;
 use crate::suites::{Check, Expect};
 use crate::verdict::{same_event, Fault};
-use lab_wire::{Call, Ending, Event, Trace, Value};
+use lab_wire::{Call, Ending, Event, SoFar, Trace, Value};
 
 /// A call of step `step` as Rust source, through the step's own view.
 pub fn call(step: &str, c: &Call) -> String {
@@ -76,15 +76,110 @@ pub fn timeline(
     expected_times: &[f64],
     timeouts: bool,
 ) -> String {
+    let yours = Yours {
+        events: &trace.events,
+        times: &trace.times,
+        draws: trace.draws,
+        clock_reads: trace.clock_reads,
+    };
+    let (mut lines, marked) = rows(
+        t("timeline.title"),
+        events,
+        expected_times,
+        &yours,
+        timeouts,
+    );
+    let mark = if !marked && *ending != trace.ending {
+        format!("  <- {}", t("timeline.first_difference"))
+    } else {
+        String::new()
+    };
+    lines.extend(results(ending, ending_text(&trace.ending), &mark));
+    lines.push(yours.counts());
+    lines.join("\n")
+}
+
+/// The timeline of a call that never answered, up to the moment it
+/// stopped (as its runner last said), beside the expected one.
+pub fn timeline_so_far(
+    events: &[Event],
+    ending: &Ending,
+    so_far: &SoFar,
+    expected_times: &[f64],
+    timeouts: bool,
+) -> String {
+    let yours = Yours {
+        events: &so_far.events,
+        times: &so_far.times,
+        draws: so_far.draws,
+        clock_reads: so_far.clock_reads,
+    };
+    let (mut lines, marked) = rows(
+        t("timeline.so_far_title"),
+        events,
+        expected_times,
+        &yours,
+        timeouts,
+    );
+    if so_far.more > 0 {
+        lines.push(format!(
+            "         {}",
+            tr("timeline.more", &[("count", &so_far.more)])
+        ));
+    }
+    let mark = if marked {
+        String::new()
+    } else {
+        format!("  <- {}", t("timeline.first_difference"))
+    };
+    let no_answer = if so_far.events.is_empty() {
+        t("timeline.no_answer_at_once")
+    } else {
+        t("timeline.no_answer")
+    };
+    lines.extend(results(ending, no_answer, &mark));
+    lines.push(yours.counts());
+    lines.join("\n")
+}
+
+/// The learner's side of a timeline.
+struct Yours<'a> {
+    events: &'a [Event],
+    times: &'a [lab_wire::F64],
+    draws: u32,
+    clock_reads: u32,
+}
+
+impl Yours<'_> {
+    fn counts(&self) -> String {
+        format!(
+            "    {}",
+            tr(
+                "timeline.draws",
+                &[("draws", &self.draws), ("reads", &self.clock_reads)]
+            )
+        )
+    }
+}
+
+/// A timeline's title, heading and rows; whether a row was marked as the
+/// first difference.
+fn rows(
+    title: String,
+    events: &[Event],
+    expected_times: &[f64],
+    yours: &Yours,
+    timeouts: bool,
+) -> (Vec<String>, bool) {
     let (e_head, g_head) = (t("timeline.expected"), t("timeline.got"));
-    let rows = events.len().max(trace.events.len());
-    let mut lines = vec![
-        format!("    {}", t("timeline.title")),
-        format!("      #  {}{g_head}", padded(&e_head, 38)),
-    ];
+    let mut lines = vec![format!("    {title}")];
+    // No events on either side: no table.
+    if !events.is_empty() || !yours.events.is_empty() {
+        lines.push(format!("      #  {}{g_head}", padded(&e_head, 38)));
+    }
     let mut marked = false;
-    for i in 0..rows {
-        let (e, g) = (events.get(i), trace.events.get(i));
+    for i in 0..events.len().max(yours.events.len()) {
+        let (e, g) = (events.get(i), yours.events.get(i));
         let differs = match (e, g) {
             (Some(a), Some(b)) => !same_event(a, b, timeouts),
             _ => true,
@@ -102,7 +197,7 @@ pub fn timeline(
         };
         let (e_at, g_at) = (
             expected_times.get(i).copied(),
-            trace.times.get(i).map(|x| x.0),
+            yours.times.get(i).map(|x| x.0),
         );
         lines.push(format!(
             "    {:>3}  {:<38}{}{mark}",
@@ -111,31 +206,17 @@ pub fn timeline(
             cell(g, g_at)
         ));
     }
-    let mark = if !marked && *ending != trace.ending {
-        format!("  <- {}", t("timeline.first_difference"))
-    } else {
-        String::new()
-    };
-    lines.push(format!(
-        "    {}: {}",
-        t("timeline.result"),
-        t("timeline.expected")
-    ));
-    lines.push(format!("      {}", ending_text(ending)));
-    lines.push(format!(
-        "    {}: {}{mark}",
-        t("timeline.result"),
-        t("timeline.got")
-    ));
-    lines.push(format!("      {}", ending_text(&trace.ending)));
-    lines.push(format!(
-        "    {}",
-        tr(
-            "timeline.draws",
-            &[("draws", &trace.draws), ("reads", &trace.clock_reads)]
-        )
-    ));
-    lines.join("\n")
+    (lines, marked)
+}
+
+/// The expected result and the learner's (`got`, marked with `mark`).
+fn results(ending: &Ending, got: String, mark: &str) -> [String; 4] {
+    [
+        format!("    {}: {}", t("timeline.result"), t("timeline.expected")),
+        format!("      {}", ending_text(ending)),
+        format!("    {}: {}{mark}", t("timeline.result"), t("timeline.got")),
+        format!("      {got}"),
+    ]
 }
 
 pub fn fault(f: &Fault, step: &str, function: &str, limits: &Limits) -> String {
@@ -165,7 +246,7 @@ pub fn fault(f: &Fault, step: &str, function: &str, limits: &Limits) -> String {
             };
             tr(key, &[("count", count)])
         }
-        Fault::TimedOut => tr(
+        Fault::TimedOut(_) => tr(
             "fault.timed_out",
             &[("seconds", &limits.case.as_secs_f64())],
         ),
@@ -392,6 +473,20 @@ pub fn failure(check: &Check, f: &Fault, step: &str, function: &str, limits: &Li
             out += &format!("\n  {}", t("fail.no_clock_reads"));
         }
     }
+    // The first call that hung: what it did up to the moment it stopped.
+    if let (
+        Expect::Trace {
+            events,
+            ending,
+            timeouts,
+        },
+        Fault::TimedOut(Some(so_far)),
+    ) = (&check.expect, f)
+    {
+        let times = crate::suites::step(check.step).times(&check.call);
+        out += "\n";
+        out += &timeline_so_far(events, ending, so_far, &times, *timeouts);
+    }
     out
 }
 
@@ -549,6 +644,52 @@ mod tests {
             .collect();
         assert_eq!(marked.len(), 1);
         assert!(marked[0].contains("sleep(0.25)") && marked[0].contains("sleep(0.5)"));
+    }
+
+    /// A call that hung after two events: its timeline runs to its last
+    /// event, marks where it first left the expected one, and says it
+    /// stopped answering there; one that hung before any event says so.
+    #[test]
+    fn a_hung_calls_timeline_stops_where_it_stopped_answering() {
+        let expected = vec![
+            Event::Send { timeout: F64(5.0) },
+            Event::Sleep { seconds: F64(0.25) },
+            Event::Send { timeout: F64(4.5) },
+        ];
+        let so_far = SoFar {
+            events: vec![
+                Event::Send { timeout: F64(5.0) },
+                Event::Sleep { seconds: F64(0.25) },
+            ],
+            times: vec![F64(0.0), F64(0.25)],
+            more: 0,
+            draws: 1,
+            clock_reads: 4,
+        };
+        let ending = Ending::Timeout;
+        let text = timeline_so_far(&expected, &ending, &so_far, &[0.0, 0.25, 0.5], true);
+        let marked: Vec<&str> = text
+            .lines()
+            .filter(|l| l.contains("first difference"))
+            .collect();
+        assert_eq!(marked.len(), 1, "{text}");
+        assert!(
+            marked[0].contains("send(4.5)") && marked[0].trim_start().starts_with('3'),
+            "{text}"
+        );
+        assert!(text.contains("after the last row above"), "{text}");
+        assert!(text.contains("read the clock 4 times"), "{text}");
+        // Nothing at all before the hang.
+        let nothing = SoFar::default();
+        let text = timeline_so_far(&[], &Ending::InvalidArgument, &nothing, &[], true);
+        assert!(text.contains("before any send or sleep"), "{text}");
+        assert!(!text.contains("expected  "), "{text}");
+        let marked = text.lines().filter(|l| l.contains("first difference"));
+        assert_eq!(marked.count(), 1, "{text}");
+        // Events past the listed ones are counted.
+        let long = SoFar { more: 7, ..so_far };
+        let text = timeline_so_far(&expected, &ending, &long, &[], true);
+        assert!(text.contains("7 more sends and sleeps"), "{text}");
     }
 
     /// A timeline that differs only in a send's timeout: the brief line

@@ -17,7 +17,9 @@ pub enum Fault {
     /// The message, and where (`file:line:column`) when known.
     Panicked(String, Option<String>),
     Runaway(u32, lab_wire::Use),
-    TimedOut,
+    /// No answer within the case limit; what the call did so far, when its
+    /// runner said.
+    TimedOut(Option<Box<lab_wire::SoFar>>),
     /// No answer within the shorter limit of a case after a hang.
     CutShort,
     Crashed {
@@ -42,7 +44,7 @@ pub fn judge(check: &Check, got: &Got) -> Option<Fault> {
             at,
         }) => Some(Fault::Panicked(message.clone(), at.clone())),
         Got::Observed(Observed::Runaway { events, of }) => Some(Fault::Runaway(*events, *of)),
-        Got::TimedOut => Some(Fault::TimedOut),
+        Got::TimedOut(so_far) => Some(Fault::TimedOut(so_far.clone())),
         Got::CutShort => Some(Fault::CutShort),
         Got::Crashed { exit, stderr } => Some(Fault::Crashed {
             exit: exit.clone(),
@@ -244,7 +246,7 @@ mod tests {
     fn nothing_but_a_matching_value_passes() {
         let c = check(Expect::Bool(true));
         let bad = [
-            Got::TimedOut,
+            Got::TimedOut(None),
             Got::Flooded,
             Got::NotRun,
             Got::Forged("x".into()),
@@ -306,7 +308,7 @@ mod tests {
             clause_verdict(&checks, &[todo.clone(), todo.clone()], 3),
             ClauseVerdict::NotImplemented
         );
-        let v = clause_verdict(&checks, &[todo, Got::TimedOut], 3);
+        let v = clause_verdict(&checks, &[todo, Got::TimedOut(None)], 3);
         assert!(matches!(v, ClauseVerdict::Failed { total: 2, .. }));
         let all_skipped = clause_verdict(
             &checks,

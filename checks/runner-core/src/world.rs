@@ -33,8 +33,10 @@ impl World<'_> {
             Event::Sleep { .. } => Use::Sleeps,
             _ => Use::Sends,
         };
+        let at = self.now - self.scenario.start.0;
+        lab_harness::so_far::event(&event, at);
         self.events.push(event);
-        self.times.push(F64(self.now - self.scenario.start.0));
+        self.times.push(F64(at));
         let count = self.events.len() as u32;
         if count > MAX_EVENTS {
             std::panic::panic_any(Runaway(count, kind));
@@ -82,6 +84,7 @@ pub fn run(scenario: &Scenario) -> Trace {
         let mut w = world.borrow_mut();
         w.clock_reads += 1;
         w.idle_reads += 1;
+        lab_harness::so_far::counts(w.draws, w.clock_reads);
         // The clock moves only in send and sleep: a loop that only reads it
         // waits for ever.
         if w.idle_reads > MAX_IDLE_READS {
@@ -116,6 +119,7 @@ pub fn run(scenario: &Scenario) -> Trace {
             .get(w.draws as usize)
             .map_or(0.0, |x| x.0);
         w.draws += 1;
+        lab_harness::so_far::counts(w.draws, w.clock_reads);
         value
     };
     let options = Options {

@@ -18,7 +18,7 @@ pub use live::Live;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 /// Bumped whenever a wire type changes shape.
-pub const PROTOCOL: &str = "retry-lab.wire/4";
+pub const PROTOCOL: &str = "retry-lab.wire/5";
 
 /// The descriptor a runner reads its cases from (`RUNNER FROM [careful]`):
 /// a sealed file, read from its start.
@@ -171,6 +171,36 @@ pub struct Outcome {
     pub printed: Option<Printed>,
 }
 
+/// A line of the outcomes stream for a case that has run long and not
+/// answered yet: what its call did so far. The runner writes one (and
+/// rewrites it as the call goes on) only while that case is the current
+/// one, always before its outcome; it is never progress. Shown if the case
+/// never answers.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Partial {
+    /// The id of the case still running.
+    pub partial: String,
+    pub so_far: SoFar,
+}
+
+/// What a call that has not answered did so far in its scripted world
+/// (step 08's): its first sends and non-zero sleeps, when each began, and
+/// its other uses of the world counted.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct SoFar {
+    /// The first [`SO_FAR_EVENTS`] events, in order.
+    pub events: Vec<Event>,
+    /// The clock's time when each of `events` began, from the start.
+    pub times: Vec<F64>,
+    /// Events after those listed.
+    pub more: u32,
+    pub draws: u32,
+    pub clock_reads: u32,
+}
+
+/// How many events a [`Partial`] lists at most (its line stays short).
+pub const SO_FAR_EVENTS: usize = 64;
+
 /// Byte ranges `[from, to)` of the runner's stdout and stderr files.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Printed {
@@ -302,7 +332,12 @@ macro_rules! line_type {
     )*};
 }
 
-line_type!(Header => parse_header, Case => parse_case, Outcome => parse_outcome);
+line_type!(
+    Header => parse_header,
+    Case => parse_case,
+    Outcome => parse_outcome,
+    Partial => parse_partial
+);
 
 #[cfg(test)]
 mod tests {

@@ -24,7 +24,7 @@ pub(super) fn fault_kind(fault: &Fault) -> report::FaultKind {
         Fault::NotImplemented => K::NotImplemented,
         Fault::Panicked(..) => K::Panicked,
         Fault::Runaway(..) => K::Runaway,
-        Fault::TimedOut | Fault::CutShort => K::TimedOut,
+        Fault::TimedOut(_) | Fault::CutShort => K::TimedOut,
         Fault::Crashed { .. } => K::Crashed,
         Fault::Flooded => K::Flooded,
         Fault::Forged(_) => K::Forged,

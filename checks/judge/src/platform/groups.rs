@@ -36,7 +36,9 @@ pub(super) fn release(slot: Option<usize>) {
     }
 }
 
-/// Whether `pid` leads a group the judge registered.
+/// Whether `pid` leads a group the judge registered (the Linux layer's
+/// collector of orphans asks).
+#[cfg(target_os = "linux")]
 pub(super) fn is_live_group(pid: i32) -> bool {
     pid > 0 && LIVE_GROUPS.iter().any(|g| g.load(Ordering::SeqCst) == pid)
 }

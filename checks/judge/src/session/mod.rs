@@ -22,7 +22,7 @@ use crate::platform::Exit;
 use crate::suites::Suite;
 use cases::write_selected;
 use lab_wire::{Observed, Value};
-use runners::run_cases;
+use runners::{run_cases, Hung};
 use std::io;
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -31,8 +31,9 @@ use std::time::{Duration, Instant};
 #[derive(Debug, Clone, PartialEq)]
 pub enum Got {
     Observed(Observed),
-    /// No answer within the per-case limit.
-    TimedOut,
+    /// No answer within the per-case limit; what its call did so far,
+    /// when its runner said.
+    TimedOut(Option<Box<lab_wire::SoFar>>),
     /// No answer within [`AFTER_A_HANG`]: an earlier case of the same step
     /// already hung, so this one was cut short.
     CutShort,
@@ -55,7 +56,7 @@ pub enum Got {
 /// How long a case may go unanswered once an earlier case of its step
 /// hung (at most the case limit): an endless loop usually hangs every case
 /// it reaches, and a learner should not wait the full limit for each.
-pub const AFTER_A_HANG: Duration = Duration::from_millis(500);
+pub const AFTER_A_HANG: Duration = Duration::from_millis(300);
 
 /// What a suite's cases did, unjudged.
 pub struct SuiteRun {
@@ -87,7 +88,15 @@ pub fn run(
     let n: usize = suite.clauses.iter().map(|c| c.checks.len()).sum();
     let batched = cases.batch.iter().any(|b| *b);
     let mut spent = vec![Duration::ZERO; suite.clauses.len()];
-    let first = run_cases(runner, suite, cases, limits, deadline, !batched, false)?;
+    let first = run_cases(
+        runner,
+        suite,
+        cases,
+        limits,
+        deadline,
+        !batched,
+        Hung::default(),
+    )?;
     let mut printed = first.printed;
     for (i, t) in first.spent.into_iter().enumerate() {
         spent[cases.clause[i]] += t;

@@ -132,8 +132,20 @@ pub(super) struct CasesRun {
     pub(super) spent: Vec<Duration>,
     /// Bytes the learner's code printed, in all its runners.
     pub(super) printed: u64,
-    /// Whether a case hung (then or before: later cases were cut short).
-    pub(super) hung: bool,
+    /// Whether a case hung, then or before.
+    pub(super) hung: Hung,
+}
+
+/// What the step's runs so far left of hangs.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub(super) struct Hung {
+    /// A case hung: later ones are cut short.
+    pub(super) any: bool,
+    /// A hang was told as a time-out against its own input. A hung batch
+    /// is not: its cases are run again one by one, and the first of them
+    /// that hangs is told as the time-out (the batch that held it got no
+    /// answer within the full limit), not as cut short.
+    pub(super) shown: bool,
 }
 
 /// One runner, ready to start.
@@ -208,6 +220,9 @@ struct Answers<'a> {
     last: Instant,
     /// Whether the outcomes went past [`OUTCOMES_CAP`].
     too_much: bool,
+    /// What the call of the case at `pos` did so far, as its runner last
+    /// wrote while it ran long (see `lab_harness::so_far`).
+    so_far: Option<wire::SoFar>,
 }
 
 impl Answers<'_> {
@@ -230,6 +245,7 @@ impl Answers<'_> {
                         self.spans.push((pos, p));
                     }
                     run.got[pos] = Some(Got::Observed(o.observed));
+                    self.so_far = None;
                     let now = Instant::now();
                     run.spent[pos] += now - self.last;
                     self.last = now;
@@ -240,7 +256,19 @@ impl Answers<'_> {
                     "forged.other_id",
                     &[("id", &quoted(&o.id)), ("expected", &self.ids[pos])],
                 ),
-                Err(_) => tr("forged.unreadable", &[("line", &quoted(line))]),
+                // Not an outcome: the current case's story so far (never
+                // progress), or a line that does not belong.
+                Err(_) => match wire::parse_partial(line) {
+                    Ok(p) if p.partial == self.ids[pos] => {
+                        self.so_far = Some(p.so_far);
+                        return Heard::Nothing;
+                    }
+                    Ok(p) => tr(
+                        "forged.other_id",
+                        &[("id", &quoted(&p.partial)), ("expected", &self.ids[pos])],
+                    ),
+                    Err(_) => tr("forged.unreadable", &[("line", &quoted(line))]),
+                },
             },
         };
         self.forged
@@ -275,7 +303,7 @@ pub(super) fn run_cases(
     limits: Limits,
     deadline: Instant,
     skip_clause: bool,
-    hung: bool,
+    hung: Hung,
 ) -> io::Result<CasesRun> {
     let t0 = Instant::now();
     // Once a case of the step hung, the next ones get less time.
@@ -283,7 +311,7 @@ pub(super) fn run_cases(
         l.case = l.case.min(super::AFTER_A_HANG);
         l
     };
-    let mut limits = if hung { short(limits) } else { limits };
+    let mut limits = if hung.any { short(limits) } else { limits };
     let n = cases.ids.len();
     let mut run = CasesRun {
         got: vec![None; n],
@@ -317,6 +345,7 @@ pub(super) fn run_cases(
             spans: Vec::new(),
             last: Instant::now(),
             too_much: false,
+            so_far: None,
         };
         // Once a line is forged nothing more is read: the runner is stopped.
         let (exit, captured) = platform::supervise_heard(&mut cmd, watch, Some(jail), || {
@@ -368,13 +397,17 @@ pub(super) fn run_cases(
                 run.got[at] = Some(match crashed {
                     Bad::Forged(why) => Got::Forged(why),
                     Bad::TimedOut => {
-                        time_out_now(suite.step, &limits, run.hung);
-                        let got = if run.hung {
+                        time_out_now(suite.step, &limits, run.hung.any);
+                        let got = if run.hung.shown {
                             Got::CutShort
                         } else {
-                            Got::TimedOut
+                            let so_far = (at == answers.pos).then(|| answers.so_far.take());
+                            Got::TimedOut(so_far.flatten().map(Box::new))
                         };
-                        run.hung = true;
+                        run.hung = Hung {
+                            any: true,
+                            shown: run.hung.shown || !cases.batch[at],
+                        };
                         limits = short(limits);
                         got
                     }
@@ -469,7 +502,7 @@ mod tests {
             output: vec![None; n],
             spent: vec![Duration::ZERO; n],
             printed: 0,
-            hung: false,
+            hung: Hung::default(),
         }
     }
 
@@ -481,6 +514,7 @@ mod tests {
             spans: Vec::new(),
             last: Instant::now(),
             too_much: false,
+            so_far: None,
         }
     }
 
@@ -557,5 +591,38 @@ mod tests {
         };
         assert_eq!(fresh.take(Ok(""), &mut run), Heard::Stop);
         assert!(fresh.forged.is_some());
+    }
+
+    /// A case's story so far is kept for it and is never progress; one for
+    /// another case is forged; an outcome moves on and forgets it.
+    #[test]
+    fn a_partial_line_is_kept_for_the_current_case_and_is_not_progress() {
+        let ids = ["c1".to_string(), "c2".to_string()];
+        let (mut run, mut answers) = (empty_run(2), answers_for(&ids));
+        let partial = |id: &str, reads: u32| {
+            wire::to_line(&wire::Partial {
+                partial: id.into(),
+                so_far: wire::SoFar {
+                    clock_reads: reads,
+                    ..Default::default()
+                },
+            })
+        };
+        assert_eq!(
+            answers.take(Ok(&partial("c1", 2)), &mut run),
+            Heard::Nothing
+        );
+        assert_eq!(
+            answers.take(Ok(&partial("c1", 5)), &mut run),
+            Heard::Nothing
+        );
+        assert_eq!(answers.so_far.as_ref().map(|s| s.clock_reads), Some(5));
+        assert_eq!(answers.pos, 0);
+        assert!(run.got[0].is_none());
+        let c1 = outcome("c1");
+        assert_eq!(answers.take(Ok(c1.trim_end()), &mut run), Heard::Progress);
+        assert!(answers.so_far.is_none());
+        assert_eq!(answers.take(Ok(&partial("c1", 6)), &mut run), Heard::Stop);
+        assert_eq!(answers.forged.as_ref().map(|f| f.0), Some(1));
     }
 }
