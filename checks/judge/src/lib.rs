@@ -1,14 +1,17 @@
 //! lab-judge, the retry lab's checker. It never links learner code: it builds
 //! the runner, feeds it cases through files, and judges what comes back.
 //!
-//! Map: `cli` parses, `suites` (with `oracle` and fixtures/cases) says what to
-//! expect, `session` drives runners through `spawn` (the one place that starts
-//! processes), `verdict` judges, `render` and `catalog` word it, `console`
-//! prints it, `build` compiles runners, `grade` grades a class (each
+//! Map: `dispatch` runs one command line that `cli` parses; `check` is the
+//! learner's check and `evaluate` one evaluation: `suites` (with `oracle`
+//! and fixtures/cases) says what to expect, `compile` builds the runners,
+//! `session` drives them through `platform` (the one place that starts
+//! processes), `verdict` judges, `shrink` simplifies a failure, `render` and
+//! `catalog` word it, `console` prints it. `grade` grades a class (each
 //! submission's report folder named by `folders`) and `report` writes its
-//! machine formats, `handout` exports the learner's kit,
-//! `selftest` proves the checker; `visible` makes names and the learner's
-//! text safe to show.
+//! machine formats; `handout` exports the learner's kit, `autograder`
+//! packages it for Gradescope, `live` runs `lab.sh try`; `selftest` proves
+//! the checker, `bench` measures it, `scaffold` adds a step; `visible`
+//! makes names and the learner's text safe to show.
 //!
 //! The binary (`main.rs`) sets up the process and hands its arguments
 //! to [`dispatch::run`]. This file only declares the modules. The end-to-end and snapshot tests use the library directly.
