@@ -22,12 +22,15 @@ macro_rules! json_io {
     };
 }
 
+pub mod named;
 pub mod s09;
 pub mod s10;
 pub mod s11;
 pub mod s12;
 pub mod s13;
 mod shared;
+
+pub use named::Named;
 
 use lab_wire::Call;
 

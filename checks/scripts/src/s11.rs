@@ -38,6 +38,7 @@ pub enum Parsed {
     },
     /// Step 10's error kinds, as step 10 carries them.
     Err {
+        #[serde(with = "crate::named")]
         error: Kind,
     },
 }

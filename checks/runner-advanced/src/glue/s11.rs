@@ -10,7 +10,7 @@
 
 use super::read::{play_read, reason, world};
 use crate::advanced::{admit, execute_admitted};
-use lab_api::advanced::{Admission, RetryAfterError, ScriptedWake};
+use lab_api::advanced::{Admission, ScriptedWake};
 use lab_scripts::s11::{AdmitCall, Decision, Observed, Parsed, Scenario, Script};
 use lab_wire::F64;
 
@@ -28,7 +28,7 @@ fn play_admit(c: &AdmitCall) -> Decision {
     let retry_after = match c.retry_after {
         Parsed::None => None,
         Parsed::Ok { delay } => Some(Ok(delay)),
-        Parsed::Err { error } => Some(Err(RetryAfterError::from(error))),
+        Parsed::Err { error } => Some(Err(error)),
     };
     match admit(
         &c.method,

@@ -19,8 +19,8 @@ fn table_parsed(text: Option<&str>) -> Parsed {
             delay: d.parse().expect("11.json: ok N"),
         },
         Some(("err", e)) => Parsed::Err {
-            error: serde_json::from_value(Value::String(e.into()))
-                .unwrap_or_else(|_| panic!("11.json: unknown error {e:?}")),
+            error: lab_scripts::Named::parse(e)
+                .unwrap_or_else(|| panic!("11.json: unknown error {e:?}")),
         },
         _ => panic!("11.json: bad retry_after {text:?}"),
     }

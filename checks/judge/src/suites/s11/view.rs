@@ -15,7 +15,7 @@ fn parsed(p: &Parsed) -> String {
     match p {
         Parsed::None => "None".into(),
         Parsed::Ok { delay } => format!("Some(Ok({delay}))"),
-        Parsed::Err { error } => format!("Some(Err(RetryAfterError::{}))", error.name()),
+        Parsed::Err { error } => format!("Some(Err(RetryAfterError::{error:?}))"),
     }
 }
 
