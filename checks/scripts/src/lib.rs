@@ -28,7 +28,6 @@ pub mod s10;
 pub mod s11;
 pub mod s12;
 pub mod s13;
-mod shared;
 
 pub use named::Named;
 

@@ -8,7 +8,7 @@
 //! sleeps around it. Step 12's `guarded_read` is played the same way
 //! (the read itself is in `read.rs`).
 
-use super::read::{play_read, reason, world};
+use super::read::{play_read, world};
 use crate::advanced::{admit, execute_admitted};
 use lab_api::advanced::{Admission, ScriptedWake};
 use lab_scripts::s11::{AdmitCall, Decision, Observed, Parsed, Scenario, Script};
@@ -41,9 +41,7 @@ fn play_admit(c: &AdmitCall) -> Decision {
         c.reserve.0,
     ) {
         Ok(Admission::Retry { wait }) => Decision::Retry { wait: F64(wait) },
-        Ok(Admission::Refuse(stop)) => Decision::Refuse {
-            reason: reason(stop),
-        },
+        Ok(Admission::Refuse(stop)) => Decision::Refuse { reason: stop },
         Err(_) => Decision::InvalidArgument,
     }
 }

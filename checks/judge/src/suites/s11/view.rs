@@ -187,8 +187,8 @@ pub fn show_input(input: &Value) -> String {
 
 fn stop(r: Reason) -> String {
     match r {
-        Reason::Guard { fault } => format!("Stop::Guard(SleepFault::{fault:?})"),
-        other => format!("Stop::{}", other.name()),
+        Reason::Guard(fault) => format!("Stop::Guard(SleepFault::{fault:?})"),
+        other => format!("Stop::{other:?}"),
     }
 }
 
