@@ -135,29 +135,9 @@ enum Printed {
 /// What a correct answer prints for a shown input of step 11 or 12 (`None`
 /// for an input without `dbg!`, such as an `admit` call).
 fn expected_print(step: &str, check: &suites::Check) -> Option<Printed> {
-    use lab_api::advanced::{Finish, HttpResponse, SleepFault, Stop};
+    // The scripts hold lab_api's own Stop and sleep_at_least result.
+    use lab_api::advanced::{Finish, HttpResponse};
     use lab_scripts::{s11, s12};
-    let fault = |e: s12::Ending| match e {
-        s12::Ending::Ok => None,
-        s12::Ending::InvalidArgument => Some(SleepFault::InvalidArgument),
-        s12::Ending::UnrepresentableWait => Some(SleepFault::UnrepresentableWait),
-        s12::Ending::NonFiniteReading => Some(SleepFault::NonFiniteReading),
-        s12::Ending::ClockWentBackwards => Some(SleepFault::ClockWentBackwards),
-        s12::Ending::Cancelled => Some(SleepFault::Cancelled),
-        s12::Ending::DeadlineReached => Some(SleepFault::DeadlineReached),
-        s12::Ending::NoProgress => Some(SleepFault::NoProgress),
-        s12::Ending::TooManyWakeUps => Some(SleepFault::TooManyWakeUps),
-    };
-    let stop = |r: s11::Reason| match r {
-        s11::Reason::StatusNotAllowed => Stop::StatusNotAllowed,
-        s11::Reason::MethodNotAllowed => Stop::MethodNotAllowed,
-        s11::Reason::AttemptLimit => Stop::AttemptLimit,
-        s11::Reason::InvalidRetryAfter => Stop::InvalidRetryAfter,
-        s11::Reason::InsufficientBudget => Stop::InsufficientBudget,
-        s11::Reason::Cancelled => Stop::Cancelled,
-        s11::Reason::DeadlineReached => Stop::DeadlineReached,
-        s11::Reason::Guard { fault: f } => Stop::Guard(fault(f).expect("a guard's fault")),
-    };
     let response = |h: &s11::Handed| {
         HttpResponse::new(
             h.status,
@@ -175,7 +155,7 @@ fn expected_print(step: &str, check: &suites::Check) -> Option<Printed> {
         s11::Ending::Stopped { reason, last } => Printed::Value(format!(
             "{:#?}",
             Ok::<_, ()>(Finish::Stopped {
-                reason: stop(*reason),
+                reason: *reason,
                 last: last.as_ref().map(response),
             })
         )),
@@ -190,10 +170,9 @@ fn expected_print(step: &str, check: &suites::Check) -> Option<Printed> {
             s11::Observed::Admit { .. } => None,
         },
         "12" => match any.downcast_ref::<s12::Observed>()? {
-            s12::Observed::SleepAtLeast(seen) => Some(Printed::Value(match fault(seen.result) {
-                None => format!("{:#?}", Ok::<(), SleepFault>(())),
-                Some(f) => format!("{:#?}", Err::<(), SleepFault>(f)),
-            })),
+            s12::Observed::SleepAtLeast(seen) => {
+                Some(Printed::Value(format!("{:#?}", seen.result)))
+            }
             s12::Observed::GuardedRead(seen) => Some(finish(&seen.ending)),
         },
         _ => None,

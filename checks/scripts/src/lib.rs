@@ -2,7 +2,10 @@
 //! observed while playing them: one module per step. They travel inside
 //! [`lab_wire::Call::Advanced`] and [`lab_wire::Value::Json`], so a
 //! step's shapes can change without touching the core protocol's types.
-//! Floats travel as [`lab_wire::F64`] text, exact to the bit.
+//! Floats travel as [`lab_wire::F64`] text, exact to the bit. Where a
+//! script or an observation holds one of `lab_api`'s own enums (a
+//! `RetryAfterError`, a `Stop`, a `sleep_at_least` result), it holds that
+//! type, written by [`named`] (lab-api has no serde), not a copy of it.
 
 /// A step's `read` (its script from JSON) and `write` (its observation as
 /// JSON). Plain functions, so serde's generic code for these types is
@@ -22,12 +25,14 @@ macro_rules! json_io {
     };
 }
 
+pub mod named;
 pub mod s09;
 pub mod s10;
 pub mod s11;
 pub mod s12;
 pub mod s13;
-mod shared;
+
+pub use named::Named;
 
 use lab_wire::Call;
 

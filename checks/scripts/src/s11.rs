@@ -38,60 +38,27 @@ pub enum Parsed {
     },
     /// Step 10's error kinds, as step 10 carries them.
     Err {
+        #[serde(with = "crate::named")]
         error: Kind,
     },
 }
 
-/// `Stop` on the wire, in kebab-case.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Reason {
-    StatusNotAllowed,
-    MethodNotAllowed,
-    AttemptLimit,
-    InvalidRetryAfter,
-    InsufficientBudget,
-    Cancelled,
-    DeadlineReached,
-    /// Only from `guarded_read` (step 12): `Stop::Guard(fault)`.
-    Guard {
-        fault: crate::shared::Ending,
-    },
-}
-
-impl Reason {
-    /// The reasons `execute_admitted` can give (not `Guard`).
-    pub const ALL: [Reason; 7] = [
-        Reason::StatusNotAllowed,
-        Reason::MethodNotAllowed,
-        Reason::AttemptLimit,
-        Reason::InvalidRetryAfter,
-        Reason::InsufficientBudget,
-        Reason::Cancelled,
-        Reason::DeadlineReached,
-    ];
-
-    /// The variant's name, as in `Stop::AttemptLimit` (`Guard` without its fault).
-    pub fn name(self) -> &'static str {
-        match self {
-            Reason::Guard { .. } => "Guard",
-            Reason::StatusNotAllowed => "StatusNotAllowed",
-            Reason::MethodNotAllowed => "MethodNotAllowed",
-            Reason::AttemptLimit => "AttemptLimit",
-            Reason::InvalidRetryAfter => "InvalidRetryAfter",
-            Reason::InsufficientBudget => "InsufficientBudget",
-            Reason::Cancelled => "Cancelled",
-            Reason::DeadlineReached => "DeadlineReached",
-        }
-    }
-}
+/// `Stop` itself: on the wire a kebab-case name, or `{"guard": {"fault":
+/// name}}` for `Stop::Guard` (only from `guarded_read`, step 12); see
+/// [`crate::named::stop`].
+pub use lab_api::advanced::Stop as Reason;
 
 /// What one `admit` call returned.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "decision", rename_all = "kebab-case")]
 pub enum Decision {
-    Retry { wait: F64 },
-    Refuse { reason: Reason },
+    Retry {
+        wait: F64,
+    },
+    Refuse {
+        #[serde(with = "crate::named::stop")]
+        reason: Reason,
+    },
     InvalidArgument,
 }
 
@@ -162,6 +129,7 @@ pub enum Ending {
         response: Handed,
     },
     Stopped {
+        #[serde(with = "crate::named::stop")]
         reason: Reason,
         last: Option<Handed>,
     },

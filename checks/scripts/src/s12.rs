@@ -13,11 +13,13 @@
 //! a close (by its scripted step) or a non-zero sleep, never by reading it.
 
 use crate::s11;
-/// How a `sleep_at_least` call ended (also the fault in step 11's
-/// `Reason::Guard`).
-pub use crate::shared::Ending;
+use lab_api::advanced::SleepFault;
 use lab_wire::F64;
 use serde::{Deserialize, Serialize};
+
+/// How a `sleep_at_least` call ended: its own result, on the wire `"ok"` or
+/// the fault in kebab case (see [`crate::named::ending`]).
+pub type Ending = Result<(), SleepFault>;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "call", rename_all = "kebab-case")]
@@ -149,6 +151,7 @@ pub struct SleepSeen {
     pub start: F64,
     /// Every non-zero sleep, in order (sleeps of zero are ignored).
     pub sleeps: Vec<Slept>,
+    #[serde(with = "crate::named::ending")]
     pub result: Ending,
 }
 
@@ -180,8 +183,17 @@ mod tests {
         assert_eq!(s.wake(2), Wake::Exact);
         assert!(!s.cancelled(1));
         assert!(s.cancelled(2));
-        let text = serde_json::to_string(&Ending::TooManyWakeUps).unwrap();
-        assert_eq!(text, "\"too-many-wake-ups\"");
+        let seen = SleepSeen {
+            start: F64(10.0),
+            sleeps: vec![],
+            result: Err(SleepFault::TooManyWakeUps),
+        };
+        let text = serde_json::to_string(&seen).unwrap();
+        assert!(
+            text.ends_with(",\"result\":\"too-many-wake-ups\"}"),
+            "{text}"
+        );
+        assert_eq!(serde_json::from_str::<SleepSeen>(&text).unwrap(), seen);
     }
 
     #[test]

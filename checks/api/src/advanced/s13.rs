@@ -12,9 +12,9 @@
 //!   `run_all` passes the panic on once every task has ended.
 //!
 //! That scripted world is in `s13_scripted.rs`. An `Env` reaches its world
-//! only through [`EnvWorld`], so `lab.sh try 13` puts the runner's own
-//! world behind the same `Env` (real time, threads and HTTP calls; see
-//! `lab-runner-advanced`'s `live/`). The checks never do.
+//! only through [`EnvWorld`], so `lab.sh try 13` puts another world behind
+//! the same `Env` (real time, threads and HTTP calls: `lab_harness::live13`,
+//! plugged in by `lab-runner-advanced`'s `live/`). The checks never do.
 
 use std::sync::Mutex;
 

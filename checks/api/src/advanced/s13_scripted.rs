@@ -138,6 +138,22 @@ impl Scripted {
         st
     }
 
+    /// Lets the calling task go on: first, when it has a `wake`, gives the
+    /// baton away until then and unwinds if the world cancelled it
+    /// meanwhile; then stops the fan-out if it went on far too long.
+    fn go_on<'a>(&'a self, mut st: MutexGuard<'a, State>, me: usize, wake: Option<f64>) {
+        if let Some(wake) = wake {
+            st.tasks[me].wake = Some(wake);
+            st = self.block(st, me);
+            st = self.unwind_if_cancelled(st, me);
+        }
+        let stopped = st.runaway;
+        drop(st);
+        if stopped {
+            std::panic::panic_any(WorldStopped);
+        }
+    }
+
     /// Cancels every task but `k` that has not ended: it can run at once,
     /// and its pending (or next) use of the world unwinds.
     fn cancel_others(st: &mut State, k: usize) {
@@ -389,16 +405,7 @@ impl EnvWorld for Scripted {
                 answer,
             });
         }
-        if yields {
-            st.tasks[me].wake = Some(ended);
-            st = self.block(st, me);
-            st = self.unwind_if_cancelled(st, me);
-        }
-        let stopped = st.runaway;
-        drop(st);
-        if stopped {
-            std::panic::panic_any(WorldStopped);
-        }
+        self.go_on(st, me, yields.then_some(ended));
         match answer {
             Ok(ScriptedAnswer::Reply(r)) => Ok(r),
             Ok(ScriptedAnswer::Fail(e)) | Err(e) => Err(e),
@@ -424,14 +431,7 @@ impl EnvWorld for Scripted {
         if let Some(line) = st.timeline(me) {
             line.push(WorldEvent::Pause { at, seconds });
         }
-        st.tasks[me].wake = Some(at + seconds);
-        st = self.block(st, me);
-        st = self.unwind_if_cancelled(st, me);
-        let stopped = st.runaway;
-        drop(st);
-        if stopped {
-            std::panic::panic_any(WorldStopped);
-        }
+        self.go_on(st, me, Some(at + seconds));
     }
 
     /// The next of `supplier`'s random fractions in `[0, 1)`.

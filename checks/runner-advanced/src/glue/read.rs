@@ -5,11 +5,10 @@
 
 use lab_api::advanced::{
     Cancel, Clock, Finish, HttpResponse, InvalidArgument, Policy, ScriptedReply, ScriptedWorld,
-    SleepFault, Sleeper, Stop, Transport,
+    Sleeper, Transport,
 };
 use lab_harness::Runaway;
-use lab_scripts::s11::{Ending, Event, Handed, Reason, Reply, Scenario};
-use lab_scripts::s12;
+use lab_scripts::s11::{Ending, Event, Handed, Reply, Scenario};
 use lab_wire::{Use, F64};
 use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -31,36 +30,6 @@ pub(super) type ReadFn = fn(
     &mut dyn Sleeper,
     &dyn Cancel,
 ) -> Result<Finish, InvalidArgument>;
-
-pub(super) fn reason(stop: Stop) -> Reason {
-    match stop {
-        Stop::StatusNotAllowed => Reason::StatusNotAllowed,
-        Stop::MethodNotAllowed => Reason::MethodNotAllowed,
-        Stop::AttemptLimit => Reason::AttemptLimit,
-        Stop::InvalidRetryAfter => Reason::InvalidRetryAfter,
-        Stop::InsufficientBudget => Reason::InsufficientBudget,
-        Stop::Cancelled => Reason::Cancelled,
-        Stop::DeadlineReached => Reason::DeadlineReached,
-        Stop::Guard(fault) => Reason::Guard {
-            fault: ending(Err(fault)),
-        },
-    }
-}
-
-/// A `sleep_at_least` result, or the fault of a `Stop::Guard`, as it travels.
-pub(super) fn ending(r: Result<(), SleepFault>) -> s12::Ending {
-    match r {
-        Ok(()) => s12::Ending::Ok,
-        Err(SleepFault::InvalidArgument) => s12::Ending::InvalidArgument,
-        Err(SleepFault::UnrepresentableWait) => s12::Ending::UnrepresentableWait,
-        Err(SleepFault::NonFiniteReading) => s12::Ending::NonFiniteReading,
-        Err(SleepFault::ClockWentBackwards) => s12::Ending::ClockWentBackwards,
-        Err(SleepFault::Cancelled) => s12::Ending::Cancelled,
-        Err(SleepFault::DeadlineReached) => s12::Ending::DeadlineReached,
-        Err(SleepFault::NoProgress) => s12::Ending::NoProgress,
-        Err(SleepFault::TooManyWakeUps) => s12::Ending::TooManyWakeUps,
-    }
-}
 
 /// The runner's own panic for a scripted sleeper's panic (unwound without
 /// the panic hook), so that it is told apart from the learner's.
@@ -279,7 +248,7 @@ pub(super) fn play_read(
         Some(Err(_)) => Ending::InvalidArgument,
         Some(Ok(Finish::Answer(r))) => Ending::Answer { response: hand(r) },
         Some(Ok(Finish::Stopped { reason: stop, last })) => Ending::Stopped {
-            reason: reason(stop),
+            reason: stop,
             last: last.map(hand),
         },
     };

@@ -8,9 +8,9 @@
 //! sleeps around it. Step 12's `guarded_read` is played the same way
 //! (the read itself is in `read.rs`).
 
-use super::read::{play_read, reason, world};
+use super::read::{play_read, world};
 use crate::advanced::{admit, execute_admitted};
-use lab_api::advanced::{Admission, RetryAfterError, ScriptedWake};
+use lab_api::advanced::{Admission, ScriptedWake};
 use lab_scripts::s11::{AdmitCall, Decision, Observed, Parsed, Scenario, Script};
 use lab_wire::F64;
 
@@ -28,7 +28,7 @@ fn play_admit(c: &AdmitCall) -> Decision {
     let retry_after = match c.retry_after {
         Parsed::None => None,
         Parsed::Ok { delay } => Some(Ok(delay)),
-        Parsed::Err { error } => Some(Err(RetryAfterError::from(error))),
+        Parsed::Err { error } => Some(Err(error)),
     };
     match admit(
         &c.method,
@@ -41,9 +41,7 @@ fn play_admit(c: &AdmitCall) -> Decision {
         c.reserve.0,
     ) {
         Ok(Admission::Retry { wait }) => Decision::Retry { wait: F64(wait) },
-        Ok(Admission::Refuse(stop)) => Decision::Refuse {
-            reason: reason(stop),
-        },
+        Ok(Admission::Refuse(stop)) => Decision::Refuse { reason: stop },
         Err(_) => Decision::InvalidArgument,
     }
 }

@@ -7,7 +7,6 @@
 
 mod guarded;
 
-use super::read::ending;
 use crate::advanced::sleep_at_least;
 use lab_api::advanced::{Cancel, Clock, ScriptedWake, ScriptedWorld, Sleeper};
 use lab_harness::Runaway;
@@ -139,6 +138,6 @@ fn play_sleep(script: &SleepScript) -> SleepSeen {
     SleepSeen {
         start: script.start,
         sleeps: slept.into_inner(),
-        result: ending(result),
+        result,
     }
 }

@@ -22,8 +22,8 @@ pub(super) fn from_table(case: &Value) -> (Script, Observed) {
         Some(("ok", n)) => Observed::Ok {
             value: n.parse().expect("10.json: ok takes a u32"),
         },
-        Some(("err", kind)) => err(serde_json::from_value(Value::String(kind.into()))
-            .unwrap_or_else(|_| panic!("10.json: unknown error {kind:?}"))),
+        Some(("err", kind)) => err(lab_scripts::Named::parse(kind)
+            .unwrap_or_else(|| panic!("10.json: unknown error {kind:?}"))),
         _ => panic!("10.json: expect must be \"ok N\" or \"err kind\", not {text:?}"),
     };
     (Script { fields, received }, expect)

@@ -16,7 +16,7 @@ impl Observable for Observed {
     fn show(&self) -> String {
         match self {
             Observed::Ok { value } => format!("Ok({value})"),
-            Observed::Err { error } => format!("Err(RetryAfterError::{})", error.name()),
+            Observed::Err { error } => format!("Err(RetryAfterError::{error:?})"),
         }
     }
 }

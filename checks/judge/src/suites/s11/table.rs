@@ -19,16 +19,15 @@ fn table_parsed(text: Option<&str>) -> Parsed {
             delay: d.parse().expect("11.json: ok N"),
         },
         Some(("err", e)) => Parsed::Err {
-            error: serde_json::from_value(Value::String(e.into()))
-                .unwrap_or_else(|_| panic!("11.json: unknown error {e:?}")),
+            error: lab_scripts::Named::parse(e)
+                .unwrap_or_else(|| panic!("11.json: unknown error {e:?}")),
         },
         _ => panic!("11.json: bad retry_after {text:?}"),
     }
 }
 
 fn table_reason(text: &str) -> Reason {
-    serde_json::from_value(Value::String(text.into()))
-        .unwrap_or_else(|_| panic!("11.json: unknown reason {text:?}"))
+    lab_scripts::Named::parse(text).unwrap_or_else(|| panic!("11.json: unknown reason {text:?}"))
 }
 
 pub(super) fn admit_from_table(case: &Value) -> (AdmitCall, Decision) {
@@ -157,10 +156,10 @@ pub(crate) fn untimed_from_table(g: &mut Gen, case: &Value) -> (Scenario, Vec<Ev
         ["invalid-argument"] => Ending::InvalidArgument,
         ["panicked"] => Ending::Panicked,
         ["stop", "guard", fault] => Ending::Stopped {
-            reason: Reason::Guard {
-                fault: serde_json::from_value(Value::String(fault.to_string()))
-                    .unwrap_or_else(|_| panic!("bad guard fault {fault:?}")),
-            },
+            reason: Reason::Guard(
+                lab_scripts::Named::parse(fault)
+                    .unwrap_or_else(|| panic!("bad guard fault {fault:?}")),
+            ),
             last: None,
         },
         ["answer", k] => Ending::Answer {

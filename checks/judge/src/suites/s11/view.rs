@@ -15,7 +15,7 @@ fn parsed(p: &Parsed) -> String {
     match p {
         Parsed::None => "None".into(),
         Parsed::Ok { delay } => format!("Some(Ok({delay}))"),
-        Parsed::Err { error } => format!("Some(Err(RetryAfterError::{}))", error.name()),
+        Parsed::Err { error } => format!("Some(Err(RetryAfterError::{error:?}))"),
     }
 }
 
@@ -187,8 +187,8 @@ pub fn show_input(input: &Value) -> String {
 
 fn stop(r: Reason) -> String {
     match r {
-        Reason::Guard { fault } => format!("Stop::Guard(SleepFault::{fault:?})"),
-        other => format!("Stop::{}", other.name()),
+        Reason::Guard(fault) => format!("Stop::Guard(SleepFault::{fault:?})"),
+        other => format!("Stop::{other:?}"),
     }
 }
 

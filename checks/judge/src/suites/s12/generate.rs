@@ -446,7 +446,7 @@ pub fn generated_guarded(g: &mut Gen) -> Vec<(&'static str, Guarded)> {
 mod tests {
     use super::super::model::model;
     use super::*;
-    use lab_scripts::s12::Ending;
+    use lab_api::advanced::SleepFault;
 
     #[test]
     fn targeted_scripts_are_never_ambiguous_and_hit_their_clause() {
@@ -460,25 +460,27 @@ mod tests {
                 assert!(!m.ambiguous, "{key}: {s:?}");
                 let r = m.observed.result;
                 let fits = match key {
-                    "invalid-arguments" => r == Ending::InvalidArgument,
+                    "invalid-arguments" => r == Err(SleepFault::InvalidArgument),
                     "unrepresentable-wait" => {
-                        m.observed.sleeps.is_empty() && r == Ending::UnrepresentableWait
+                        m.observed.sleeps.is_empty() && r == Err(SleepFault::UnrepresentableWait)
                     }
                     "target-beyond-deadline" => {
-                        (r == Ending::DeadlineReached && m.observed.sleeps.is_empty())
-                            || (r == Ending::Ok && m.observed.sleeps.len() == 1)
+                        (r == Err(SleepFault::DeadlineReached) && m.observed.sleeps.is_empty())
+                            || (r == Ok(()) && m.observed.sleeps.len() == 1)
                     }
-                    "fixed-target" => r == Ending::Ok && m.observed.sleeps.len() >= 3,
-                    "early-wake-up" => r == Ending::Ok && m.observed.sleeps.len() == 2,
+                    "fixed-target" => r == Ok(()) && m.observed.sleeps.len() >= 3,
+                    "early-wake-up" => r == Ok(()) && m.observed.sleeps.len() == 2,
                     "too-many-wake-ups" => {
                         m.observed.sleeps.len() == LIMIT
-                            && matches!(r, Ending::Ok | Ending::TooManyWakeUps)
+                            && matches!(r, Ok(()) | Err(SleepFault::TooManyWakeUps))
                     }
-                    "no-progress" => r == Ending::NoProgress,
-                    "clock-backwards" => r == Ending::ClockWentBackwards,
-                    "non-finite" => r == Ending::NonFiniteReading,
-                    "deadline" => r == Ending::DeadlineReached && !m.observed.sleeps.is_empty(),
-                    "cancel" => r == Ending::Cancelled,
+                    "no-progress" => r == Err(SleepFault::NoProgress),
+                    "clock-backwards" => r == Err(SleepFault::ClockWentBackwards),
+                    "non-finite" => r == Err(SleepFault::NonFiniteReading),
+                    "deadline" => {
+                        r == Err(SleepFault::DeadlineReached) && !m.observed.sleeps.is_empty()
+                    }
+                    "cancel" => r == Err(SleepFault::Cancelled),
                     _ => false,
                 };
                 assert!(fits, "{key} gave {r:?}: {s:?}");
@@ -516,7 +518,7 @@ mod tests {
                     "guarded-clock" => matches!(
                         e,
                         End::Stopped {
-                            reason: Reason::Guard { .. },
+                            reason: Reason::Guard(_),
                             ..
                         }
                     ),

@@ -2,7 +2,7 @@
 //! script's world; it also tells which scripts are never to be sent.
 
 use crate::suites::s11::model::{execute_in, World};
-use lab_api::advanced::SLEEP_LIMIT;
+use lab_api::advanced::{SleepFault, SLEEP_LIMIT};
 use lab_scripts::s11::{self, Event, Reason};
 use lab_scripts::s12::{Ending, Guarded, GuardedSeen, SleepScript, SleepSeen, Slept};
 use lab_wire::F64;
@@ -33,10 +33,10 @@ pub fn model(s: &SleepScript) -> Modelled {
         // Unordered: validation against a non-finite first reading or a
         // cancellation visible from the start.
         let ambiguous = !t0.is_finite() || s.cancelled(0);
-        return done(sleeps, Ending::InvalidArgument, ambiguous);
+        return done(sleeps, Err(SleepFault::InvalidArgument), ambiguous);
     }
     if !t0.is_finite() {
-        return done(sleeps, Ending::NonFiniteReading, s.cancelled(0));
+        return done(sleeps, Err(SleepFault::NonFiniteReading), s.cancelled(0));
     }
     let target = t0 + wait;
     let mut now = t0;
@@ -58,21 +58,21 @@ pub fn model(s: &SleepScript) -> Modelled {
         // wake-up limit against a broken reading.
         let ambiguous = (cancelled && (broken || late || limit)) || (limit && broken);
         let end = if non_finite {
-            Some(Ending::NonFiniteReading)
+            Some(Err(SleepFault::NonFiniteReading))
         } else if backwards {
-            Some(Ending::ClockWentBackwards)
+            Some(Err(SleepFault::ClockWentBackwards))
         } else if cancelled {
-            Some(Ending::Cancelled)
+            Some(Err(SleepFault::Cancelled))
         } else if unrepresentable {
-            Some(Ending::UnrepresentableWait)
+            Some(Err(SleepFault::UnrepresentableWait))
         } else if late {
-            Some(Ending::DeadlineReached)
+            Some(Err(SleepFault::DeadlineReached))
         } else if reached {
-            Some(Ending::Ok)
+            Some(Ok(()))
         } else if frozen {
-            Some(Ending::NoProgress)
+            Some(Err(SleepFault::NoProgress))
         } else if n == LIMIT {
-            Some(Ending::TooManyWakeUps)
+            Some(Err(SleepFault::TooManyWakeUps))
         } else {
             None
         };
@@ -135,10 +135,10 @@ pub fn guarded(g: &Guarded) -> GuardedRun {
 }
 
 /// A fault as the reason the read stops.
-fn stop(fault: Ending) -> Reason {
+fn stop(fault: SleepFault) -> Reason {
     match fault {
-        Ending::Cancelled => Reason::Cancelled,
-        fault => Reason::Guard { fault },
+        SleepFault::Cancelled => Reason::Cancelled,
+        fault => Reason::Guard(fault),
     }
 }
 
@@ -148,7 +148,7 @@ struct Guard<'g> {
     g: &'g Guarded,
     now: f64,
     last: Option<f64>,
-    fault: Option<Ending>,
+    fault: Option<SleepFault>,
     /// Non-zero sleeps made so far, over the whole read.
     sleeps: usize,
     /// Sends and non-zero sleeps that have returned.
@@ -164,9 +164,9 @@ impl World for Guard<'_> {
         }
         let now = self.now;
         if !now.is_finite() {
-            self.fault = Some(Ending::NonFiniteReading);
+            self.fault = Some(SleepFault::NonFiniteReading);
         } else if self.last.is_some_and(|last| now < last) {
-            self.fault = Some(Ending::ClockWentBackwards);
+            self.fault = Some(SleepFault::ClockWentBackwards);
         } else {
             self.last = Some(now);
             return now;
@@ -228,11 +228,11 @@ impl World for Guard<'_> {
             before = slept.after.0;
         }
         match m.observed.result {
-            Ending::Ok => {
+            Ok(()) => {
                 self.last = Some(self.now);
                 None
             }
-            fault => {
+            Err(fault) => {
                 self.fault = Some(fault);
                 Some(stop(fault))
             }
@@ -272,7 +272,7 @@ mod tests {
                     after: F64(10.75),
                 },
             ],
-            result: Ending::Ok,
+            result: Ok(()),
         };
         assert!(!expect.same(&restart));
         assert!(expect.same(&expect));
@@ -282,9 +282,9 @@ mod tests {
     fn an_oversleep_past_the_deadline_is_not_ok() {
         let s = script(1.0, 13.0, 10.0, vec![Wake::Late { over: F64(5.0) }], None);
         let m = model(&s);
-        assert_eq!(m.observed.result, Ending::DeadlineReached);
+        assert_eq!(m.observed.result, Err(SleepFault::DeadlineReached));
         let mut ok = m.observed.clone();
-        ok.result = Ending::Ok;
+        ok.result = Ok(());
         assert!(!m.observed.same(&ok));
     }
 }

@@ -29,8 +29,8 @@ fn table_wake(text: &str) -> Wake {
 }
 
 fn table_ending(text: &str) -> Ending {
-    serde_json::from_value(Value::String(text.into()))
-        .unwrap_or_else(|_| panic!("12.json: unknown result {text:?}"))
+    lab_scripts::named::ending::parse(text)
+        .unwrap_or_else(|| panic!("12.json: unknown result {text:?}"))
 }
 
 fn table_wakes(case: &Value) -> Vec<Wake> {

@@ -65,7 +65,7 @@ impl Observable for SleepSeen {
                 float(s.after.0)
             ));
         }
-        lines.push(ending_text(self.result).into());
+        lines.push(ending_text(self.result));
         lines.join("\n")
     }
 }
@@ -141,17 +141,10 @@ fn sleep_input(s: &SleepScript) -> String {
     lines.join("\n")
 }
 
-fn ending_text(e: Ending) -> &'static str {
+fn ending_text(e: Ending) -> String {
     match e {
-        Ending::Ok => "Ok(())",
-        Ending::InvalidArgument => "Err(SleepFault::InvalidArgument)",
-        Ending::UnrepresentableWait => "Err(SleepFault::UnrepresentableWait)",
-        Ending::NonFiniteReading => "Err(SleepFault::NonFiniteReading)",
-        Ending::ClockWentBackwards => "Err(SleepFault::ClockWentBackwards)",
-        Ending::Cancelled => "Err(SleepFault::Cancelled)",
-        Ending::DeadlineReached => "Err(SleepFault::DeadlineReached)",
-        Ending::NoProgress => "Err(SleepFault::NoProgress)",
-        Ending::TooManyWakeUps => "Err(SleepFault::TooManyWakeUps)",
+        Ok(()) => "Ok(())".into(),
+        Err(fault) => format!("Err(SleepFault::{fault:?})"),
     }
 }
 
@@ -188,6 +181,7 @@ mod tests {
 
     #[test]
     fn a_guarded_run_reads_as_step_11_with_the_guard_named() {
+        use lab_api::advanced::SleepFault;
         use lab_scripts::s11::{Ending as End, Event, Reason};
         let seen = GuardedSeen {
             events: vec![Event::Send {
@@ -196,9 +190,7 @@ mod tests {
                 at: F64(0.0),
             }],
             ending: End::Stopped {
-                reason: Reason::Guard {
-                    fault: Ending::ClockWentBackwards,
-                },
+                reason: Reason::Guard(SleepFault::ClockWentBackwards),
                 last: None,
             },
         };

@@ -34,16 +34,7 @@ fn plain_final_status(g: &mut Gen) -> u16 {
 
 fn parse_error(g: &mut Gen) -> Kind {
     // Declaration order, as the draws have always been taken.
-    const KINDS: [Kind; 7] = [
-        Kind::Missing,
-        Kind::Duplicate,
-        Kind::Empty,
-        Kind::Oversized,
-        Kind::Syntax,
-        Kind::InvalidDate,
-        Kind::OverLimit,
-    ];
-    *g.pick(&KINDS)
+    *g.pick(<Kind as lab_scripts::Named>::ALL)
 }
 
 /// An `admit` call that retries: every refusal is out of the way (the
