@@ -1,5 +1,6 @@
-//! The advanced runner: `lab-runner-advanced CASES OUTCOMES FROM [careful]`,
-//! or `lab-runner-advanced try 11|13 ...` (the live mode, see `live`).
+//! The advanced runner: `lab-runner-advanced FROM [careful]` (cases and
+//! outcomes on the descriptors the judge hands it, see `lab_harness`), or
+//! `lab-runner-advanced try 11|13 ...` (the live mode, see `live`).
 //!
 //! Compiles the learner's `student/src/advanced.rs` as its module `advanced`
 //! (never part of the `student` crate, so core submissions build exactly as
