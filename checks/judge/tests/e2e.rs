@@ -312,12 +312,18 @@ fn a_crate_that_does_not_compile_is_reported_as_such() {
     let manifest = kit.path().join("student/Cargo.toml");
     let mut text = std::fs::read_to_string(&manifest).unwrap();
     text.push_str("oops = [\n");
+    let oops_line = text.lines().count();
     std::fs::write(&manifest, text).unwrap();
     let r = run(kit.path(), "checks/01-contract.sh", &[], BUILD);
     assert_eq!(r.code, 3, "{}{}", r.stdout, r.stderr);
     let all = format!("{}{}", r.stdout, r.stderr);
     assert!(
         all.contains("student/Cargo.toml, which you changed"),
+        "{all}"
+    );
+    // Read before cargo is asked, and told in one line: where TOML stops.
+    assert!(
+        all.contains(&format!("is not valid TOML (line {oops_line}, column 9: ")),
         "{all}"
     );
     assert!(!all.contains("the kit itself failed"), "{all}");

@@ -195,6 +195,11 @@ mod tests {
         let note = extra_dependencies_note(&lib);
         assert!(note.contains("itoa") && note.contains("lab_api"), "{note}");
         assert!(note.ends_with("\n\n"), "{note:?}");
+        // A manifest that is not TOML is told as that, in one line.
+        std::fs::write(&manifest, "[dependencies]\nitoa = \n").unwrap();
+        let note = extra_dependencies_note(&lib);
+        assert!(note.contains("not valid TOML (line 2"), "{note}");
+        assert_eq!(note.trim_end().lines().count(), 1, "{note}");
         // A lib.rs uploaded alone has no manifest of its own.
         let alone = dir.path().join("alice/lib.rs");
         std::fs::write(&alone, "").unwrap();
