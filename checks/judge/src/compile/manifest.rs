@@ -136,6 +136,9 @@ mod tests {
         assert_eq!(extra_dependencies(dotted).unwrap(), ["itoa", "ryu"]);
         let target = "target.'cfg(unix)'.build-dependencies.cc = \"1\"\n";
         assert_eq!(extra_dependencies(target).unwrap(), ["cc"]);
+        // A target's table whose header carries a comment.
+        let commented = "\n[target.'cfg(unix)'.dev-dependencies] # unix only\nnix = \"0.29\"\n";
+        assert_eq!(added(commented), ["nix"]);
     }
 
     #[test]
