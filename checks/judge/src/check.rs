@@ -160,14 +160,19 @@ pub fn run(root: &Path, args: &CheckArgs) -> u8 {
     println!("{seed_line}");
     if sources.is_none() {
         let manifest = std::fs::read_to_string(root.join("student/Cargo.toml")).unwrap_or_default();
-        let extra = compile::extra_dependencies(&manifest);
-        if !extra.is_empty() {
+        let refused = match compile::extra_dependencies(&manifest) {
+            Ok(extra) if extra.is_empty() => None,
+            Ok(extra) => Some(tr(
+                "run.extra_dependencies",
+                &[("names", &extra.join(", "))],
+            )),
+            // Cargo could not read it either.
+            Err(not_toml) => Some(not_toml.message()),
+        };
+        if let Some(why) = refused {
             // Nothing is built: cargo would only fail on the lock file, or
             // wait for a registry that the kit never asks.
-            println!(
-                "{}\n",
-                tr("run.extra_dependencies", &[("names", &extra.join(", "))])
-            );
+            println!("{why}\n");
             println!("{seed_line}");
             println!("{}", closing(0, args.steps.len() as u64, 0));
             return status::DOES_NOT_COMPILE;

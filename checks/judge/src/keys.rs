@@ -91,8 +91,11 @@ impl Drop for Keys {
 /// the old settings for [`restore`]. False when `fd` is not a terminal.
 #[cfg(unix)]
 pub fn single_keys(fd: i32) -> bool {
-    // SAFETY: termios is plain data; tcgetattr fills it or fails.
+    // SAFETY: termios is plain data (integers and arrays of them), for
+    // which all zeroes is a valid value.
     let mut old: libc::termios = unsafe { std::mem::zeroed() };
+    // SAFETY: tcgetattr writes only the termios it is given, a valid one
+    // owned here; a bad or non-terminal `fd` is an error, not harm.
     if unsafe { libc::tcgetattr(fd, &mut old) } != 0 {
         return false;
     }
@@ -171,7 +174,9 @@ mod tests {
         };
         assert_eq!(opened, 0, "openpty failed");
         let flags = |fd| {
+            // SAFETY: termios is plain data; all zeroes is a valid value.
             let mut t: libc::termios = unsafe { std::mem::zeroed() };
+            // SAFETY: tcgetattr writes only the termios it is given.
             assert_eq!(unsafe { libc::tcgetattr(fd, &mut t) }, 0);
             t.c_lflag
         };
@@ -184,6 +189,8 @@ mod tests {
         restore(slave);
         assert_eq!(flags(slave), before);
         assert!(!single_keys(-1));
+        // SAFETY: the two descriptors openpty made are this test's own and
+        // closed once; nothing else holds them.
         unsafe {
             libc::close(master);
             libc::close(slave);

@@ -8,8 +8,9 @@ use std::io::{Read, Seek, Write};
 /// The rows of the terminal on standard output, if it is one.
 #[cfg(unix)]
 pub fn rows() -> Option<usize> {
-    // SAFETY: TIOCGWINSZ fills the winsize it is given and nothing else.
+    // SAFETY: winsize is four integers; all zeroes is a valid value.
     let mut size: libc::winsize = unsafe { std::mem::zeroed() };
+    // SAFETY: TIOCGWINSZ fills the winsize it is given and nothing else.
     let ok = unsafe { libc::ioctl(libc::STDOUT_FILENO, libc::TIOCGWINSZ, &mut size) } == 0;
     (ok && size.ws_row > 0).then_some(usize::from(size.ws_row))
 }
@@ -67,7 +68,10 @@ fn redirect() -> Option<(std::fs::File, i32)> {
     if saved < 0 {
         return None;
     }
+    // SAFETY: both descriptors are open (the file lives on); dup2 only
+    // replaces this process's standard output.
     if unsafe { libc::dup2(file.as_raw_fd(), libc::STDOUT_FILENO) } < 0 {
+        // SAFETY: `saved` is the copy made above, closed once, here.
         unsafe { libc::close(saved) };
         return None;
     }

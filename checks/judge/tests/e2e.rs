@@ -312,12 +312,18 @@ fn a_crate_that_does_not_compile_is_reported_as_such() {
     let manifest = kit.path().join("student/Cargo.toml");
     let mut text = std::fs::read_to_string(&manifest).unwrap();
     text.push_str("oops = [\n");
+    let oops_line = text.lines().count();
     std::fs::write(&manifest, text).unwrap();
     let r = run(kit.path(), "checks/01-contract.sh", &[], BUILD);
     assert_eq!(r.code, 3, "{}{}", r.stdout, r.stderr);
     let all = format!("{}{}", r.stdout, r.stderr);
     assert!(
         all.contains("student/Cargo.toml, which you changed"),
+        "{all}"
+    );
+    // Read before cargo is asked, and told in one line: where TOML stops.
+    assert!(
+        all.contains(&format!("is not valid TOML (line {oops_line}, column 9: ")),
         "{all}"
     );
     assert!(!all.contains("the kit itself failed"), "{all}");
@@ -1387,11 +1393,10 @@ fn watch_rechecks_what_passed_and_fits_a_long_report_to_the_terminal() {
         ws_xpixel: 0,
         ws_ypixel: 0,
     };
-    // SAFETY: TIOCSWINSZ reads the winsize it is given.
-    assert_eq!(
-        unsafe { libc::ioctl(slave.as_raw_fd(), libc::TIOCSWINSZ, &size) },
-        0
-    );
+    // SAFETY: TIOCSWINSZ only reads the winsize it is given, which lives
+    // here; `slave` is an open terminal this test owns.
+    let sized = unsafe { libc::ioctl(slave.as_raw_fd(), libc::TIOCSWINSZ, &size) };
+    assert_eq!(sized, 0);
     let mut child = Command::new("bash")
         .args(["lab.sh", "watch", "5", "--max-checks", "1"])
         .current_dir(kit.path())
@@ -2258,8 +2263,9 @@ fn pty() -> (std::os::fd::OwnedFd, std::os::fd::OwnedFd) {
 /// Whether the terminal behind `fd` is in line mode (Enter ends a read).
 fn line_mode(fd: &std::os::fd::OwnedFd) -> bool {
     use std::os::fd::AsRawFd;
-    // SAFETY: termios is plain data that tcgetattr fills.
+    // SAFETY: termios is plain data; all zeroes is a valid value.
     let mut t: libc::termios = unsafe { std::mem::zeroed() };
+    // SAFETY: tcgetattr writes only the termios it is given; `fd` is open.
     assert_eq!(unsafe { libc::tcgetattr(fd.as_raw_fd(), &mut t) }, 0);
     t.c_lflag & libc::ICANON != 0
 }

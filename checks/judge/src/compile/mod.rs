@@ -6,11 +6,15 @@
 //! and is built only when that file exists and an advanced step is asked
 //! for: a core submission builds exactly as it always did, and a broken
 //! advanced file never stops the core steps. Every runner is built by one
-//! cargo command (see `runners`); `blame` reads what the compiler said.
+//! cargo command (see `runners`); `blame` reads what the compiler said;
+//! `manifest` reads the learner's student/Cargo.toml.
 
 mod blame;
+mod manifest;
 mod runners;
 mod slot;
+
+pub use manifest::extra_dependencies;
 
 use crate::catalog::{t, tr};
 use crate::limits::{Confinement, Limits};
@@ -332,61 +336,6 @@ pub fn subject_lib(path: &Path) -> Result<PathBuf, String> {
         .ok_or_else(|| tr("error.missing_lib", &[("path", &path.display())]))
 }
 
-/// The dependencies `manifest` (a student/Cargo.toml) declares besides
-/// `lab-api`, in `[dependencies]`, `[dev-dependencies]`,
-/// `[build-dependencies]`, `[dependencies.NAME]` or a target's: the kit
-/// builds the learner's code offline against its own lock file, and grading
-/// with its own manifest, which have none of them.
-pub fn extra_dependencies(manifest: &str) -> Vec<String> {
-    let mut table = String::new();
-    let mut out = Vec::new();
-    for line in manifest.lines().map(str::trim) {
-        if line.starts_with('[') {
-            table = line.trim_matches(['[', ']']).replace(' ', "");
-            let named = ["dependencies.", "dev-dependencies.", "build-dependencies."]
-                .iter()
-                .find_map(|kind| {
-                    table.strip_prefix(kind).or_else(|| {
-                        table
-                            .strip_prefix("target.")
-                            .and_then(|t| t.split_once(&format!(".{kind}")))
-                            .map(|(_, n)| n)
-                    })
-                });
-            if let Some(name) = named {
-                out.push(name.trim_matches(['"', '\'']).to_string());
-            }
-            continue;
-        }
-        let in_deps = ["dependencies", "dev-dependencies", "build-dependencies"]
-            .iter()
-            .any(|kind| {
-                table == *kind
-                    || (table.starts_with("target.") && table.ends_with(&format!(".{kind}")))
-            });
-        if !in_deps || line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        // A whole entry: `name = "1"`, `name = { … }` or `name.key = …`.
-        // Anything else (`name = [` …) is left to cargo, which names the
-        // broken manifest itself.
-        let Some((key, value)) = line.split_once('=') else {
-            continue;
-        };
-        let value = value.trim();
-        let whole = value.starts_with(['"', '\''])
-            || (value.starts_with('{') && value.ends_with('}'))
-            || key.contains('.');
-        if whole {
-            let name = key.split('.').next().unwrap_or("").trim();
-            out.push(name.trim_matches(['"', '\'']).to_string());
-        }
-    }
-    out.retain(|name| name != "lab-api" && !name.is_empty());
-    out.dedup();
-    out
-}
-
 /// The advanced runner of one evaluation.
 #[derive(Debug)]
 pub enum Advanced {
@@ -645,104 +594,5 @@ fn signatures_first(root: &Path, dir: &Path, runner: Runner, errors: String) -> 
     (text.join("\n\n"), true)
 }
 
-/// The crates a manifest's `[dependencies]` table names, sorted (for tests
-/// that hold the kit's lists to its manifests).
 #[cfg(all(test, unix))]
-fn dependency_names(manifest: &str) -> Vec<String> {
-    let mut names: Vec<String> = manifest
-        .split("[dependencies]")
-        .nth(1)
-        .unwrap_or("")
-        .lines()
-        .take_while(|l| !l.starts_with('['))
-        .filter_map(|l| l.split(['.', ' ', '=']).next())
-        .filter(|n| !n.is_empty() && !n.starts_with('#'))
-        .map(str::to_string)
-        .collect();
-    names.sort();
-    names
-}
-
-#[cfg(all(test, unix))]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_lock_file_is_taken_only_as_a_regular_file_of_its_own() {
-        let work = tempfile::tempdir().unwrap();
-        let dir = work.path();
-        // Two shared locks at once; then a third, exclusive, waits for
-        // neither once they are gone.
-        let a = lock_file(&dir.join("lock"), false).unwrap();
-        let b = lock_file(&dir.join("lock"), false).unwrap();
-        drop((a, b));
-        let c = lock_file(&dir.join("lock"), true).unwrap();
-        relock(&c, false).unwrap();
-        // A link planted where the lock belongs is not followed, and the
-        // file it points at is not made.
-        std::os::unix::fs::symlink(dir.join("elsewhere"), dir.join("linked")).unwrap();
-        assert!(lock_file(&dir.join("linked"), true).is_err());
-        assert!(!dir.join("elsewhere").exists());
-        // A FIFO neither blocks the open nor serves as a lock.
-        let fifo = std::ffi::CString::new(dir.join("fifo").to_str().unwrap()).unwrap();
-        // SAFETY: mkfifo with a valid NUL-terminated path.
-        assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o644) }, 0);
-        assert!(lock_file(&dir.join("fifo"), true).is_err());
-        // A folder neither.
-        std::fs::create_dir(dir.join("folder")).unwrap();
-        assert!(lock_file(&dir.join("folder"), true).is_err());
-    }
-
-    /// The registry crates a manifest's `[dependencies]` names.
-    fn registry_dependencies(manifest: &str) -> Vec<String> {
-        dependency_names(manifest)
-            .into_iter()
-            .filter(|n| !n.starts_with("lab-"))
-            .collect()
-    }
-
-    #[test]
-    fn the_deps_crate_names_exactly_the_judges_registry_dependencies() {
-        let read = |p: &str| {
-            std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(p)).unwrap()
-        };
-        let judge = registry_dependencies(&read("Cargo.toml"));
-        let deps = registry_dependencies(&read("../deps/Cargo.toml"));
-        assert!(judge.contains(&"serde".to_string()), "{judge:?}");
-        assert_eq!(deps, judge);
-    }
-
-    #[test]
-    fn first_errors_keeps_error_blocks_and_drops_warnings() {
-        let stderr = "warning: unused variable\n  --> a.rs\nerror[E0308]: mismatched types\n  --> src/lib.rs:3:5\nerror: could not compile `student`\n";
-        let text = first_errors(stderr, 10);
-        assert!(text.contains("E0308") && text.contains("src/lib.rs:3:5"));
-        assert!(!text.contains("unused variable") && !text.contains("could not compile"));
-    }
-
-    #[test]
-    fn dependencies_grading_will_not_have_are_named() {
-        let kit = "[package]\nname = \"student\"\n\n[dependencies]\nlab-api.workspace = true\n";
-        assert!(extra_dependencies(kit).is_empty());
-        let more = format!(
-            "{kit}rand = \"0.8\"\nserde = {{ version = \"1\" }}\n# a comment\n\n\
-             [dev-dependencies]\nproptest = \"1\"\n\n[dependencies.regex]\nversion = \"1\"\n\n\
-             [target.'cfg(unix)'.dependencies]\nlibc = \"0.2\"\n"
-        );
-        assert_eq!(
-            extra_dependencies(&more),
-            ["rand", "serde", "proptest", "regex", "libc"]
-        );
-        let build = format!(
-            "{kit}\n[build-dependencies]\ncc = \"1\"\n\n[dev-dependencies.quickcheck]\nversion = \"1\"\n\n[target.'cfg(unix)'.dev-dependencies]\nnix = \"0.29\"\n"
-        );
-        assert_eq!(extra_dependencies(&build), ["cc", "quickcheck", "nix"]);
-        // Other tables whose names hold the word are not dependencies.
-        let other = format!(
-            "{kit}\n[package.metadata.dependencies-note]\ntext = \"x\"\n\n[package.metadata.dependencies]\ny = 1\n"
-        );
-        assert!(extra_dependencies(&other).is_empty(), "{other}");
-        // A broken line is cargo's to name, not a dependency.
-        assert!(extra_dependencies(&format!("{kit}oops = [\n")).is_empty());
-    }
-}
+mod tests;

@@ -151,3 +151,6 @@ pub(super) fn merge(shards: &[PathBuf], out: &Path) -> u8 {
     );
     status::NEEDS_REVIEW
 }
+
+#[cfg(all(test, unix))]
+mod tests;

@@ -251,7 +251,9 @@ fn replace_path(text: &str, place: &str, name: &str) -> String {
 /// Why a submission's crate may not compile, when its own manifest (the
 /// `Cargo.toml` beside the `src/` of its `lib.rs`) names crates that
 /// grading, with the kit's manifest, does not have: the learner's words
-/// from `check`, then a blank line; else nothing. A link is not read.
+/// from `check`, then a blank line; the same of a manifest that is not
+/// TOML (it names no crate anyone can tell); else nothing. A link is not
+/// read.
 pub(super) fn extra_dependencies_note(lib: &Path) -> String {
     let Some(manifest) = lib
         .parent()
@@ -267,11 +269,11 @@ pub(super) fn extra_dependencies_note(lib: &Path) -> String {
     } else {
         String::new()
     };
-    let extra = compile::extra_dependencies(&text);
-    if extra.is_empty() {
-        return String::new();
+    match compile::extra_dependencies(&text) {
+        Ok(extra) if extra.is_empty() => String::new(),
+        Ok(extra) => tr("run.extra_dependencies", &[("names", &extra.join(", "))]) + "\n\n",
+        Err(not_toml) => not_toml.message() + "\n\n",
     }
-    tr("run.extra_dependencies", &[("names", &extra.join(", "))]) + "\n\n"
 }
 
 /// PASSED, or NEEDS_REVIEW (with a line naming them) when some submissions

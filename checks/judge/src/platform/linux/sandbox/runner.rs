@@ -85,3 +85,6 @@ pub fn runner(exe: &Path, home: &RunnerHome, connect: &[u16], limits: Rlimits) -
     jail.quota = Some((home.dir.clone(), RUNNER_FOLDER_BYTES));
     Ok(jail)
 }
+
+#[cfg(test)]
+mod tests;
