@@ -45,9 +45,8 @@
 //!   `junit-10.xsd` does not declare there (the xunit plugin validates the
 //!   file against it): it is taken out of the root's start tag.
 
+use super::outside::{t, tr, visible};
 use super::{capped, Build, ClauseStatus, FaultKind, StepReport, SubmissionReport, MESSAGE_CAP};
-use crate::catalog::{t, tr};
-use crate::visible;
 use quick_junit::{NonSuccessKind, Property, Report, TestCase, TestCaseStatus, TestSuite};
 use std::time::Duration;
 

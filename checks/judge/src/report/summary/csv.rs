@@ -9,9 +9,9 @@
 //! submission lacking one of them has an empty cell there. Names are shown
 //! as one visible line first ([`crate::visible::line`]).
 
+use super::super::outside::visible;
+use super::super::{Build, StepStatus};
 use super::{has_advanced, step_columns, SummaryFile};
-use crate::report::{Build, StepStatus};
-use crate::visible;
 
 /// `summary.csv`: `name,build,score,max_score,01,02,…`, one row a
 /// submission; when a submission attempted an advanced step, its columns

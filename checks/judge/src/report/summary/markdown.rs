@@ -4,10 +4,9 @@
 //! shown as one visible line ([`crate::visible::line`]), then escaped for a
 //! Markdown table cell.
 
+use super::super::outside::{advanced_range, t, tr, visible};
+use super::super::{Build, StepStatus};
 use super::{has_advanced, step_columns, SummaryFile, SummaryStep, SummarySubmission};
-use crate::catalog::{t, tr};
-use crate::report::{Build, StepStatus};
-use crate::visible;
 
 /// `summary.md`: a table of submissions by step, a pass-count row, the seed.
 /// Its words are the catalog's (the CSV's and the JSON's are fixed).
@@ -74,7 +73,7 @@ pub fn summary_md(file: &SummaryFile) -> String {
     ));
     out.push('\n');
     if has_advanced(&steps) {
-        let steps = crate::suites::range(crate::suites::Track::Advanced);
+        let steps = advanced_range();
         out.push_str(&tr("report.summary.bonus", &[("steps", &steps)]));
         out.push('\n');
     }

@@ -30,8 +30,8 @@ mod tests;
 pub use csv::summary_csv;
 pub use markdown::summary_md;
 
+use super::outside::{is_advanced, tr};
 use super::{AdvancedBuild, Build, ClassReport, FaultKind, StepStatus, GRADE_SCHEMA};
-use crate::catalog::tr;
 use serde::{Deserialize, Serialize};
 
 /// Exactly what `summary.json` holds.
@@ -197,5 +197,5 @@ pub(super) fn step_columns(file: &SummaryFile) -> Vec<String> {
 }
 
 fn has_advanced(steps: &[String]) -> bool {
-    steps.iter().any(|s| crate::suites::is_advanced(s))
+    steps.iter().any(|s| is_advanced(s))
 }
