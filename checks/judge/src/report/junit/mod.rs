@@ -24,9 +24,10 @@
 //! clause's measured seconds; every `testsuite` the step's, and
 //! `testsuites` the submission's. Times have three decimals, which both
 //! Surefire (`xs:float`) and Jenkins' xunit schema (at most three decimals)
-//! accept. The document is meant to be valid against Jenkins' `junit-10.xsd`,
-//! and each `testsuite` in it, taken alone, against Surefire's
-//! `surefire-test-report.xsd` (which declares no `testsuites`).
+//! accept. The document is valid against Jenkins' `junit-10.xsd`, and each
+//! `testsuite` in it, taken alone, against Surefire's
+//! `surefire-test-report.xsd` (which declares no `testsuites`): `tests.rs`
+//! holds it to the elements and attributes both declare for what it holds.
 //!
 //! What a person reads is first made visible ([`crate::visible`]): the
 //! submission's name and each test case's name as one line, messages
