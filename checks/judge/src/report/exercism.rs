@@ -28,9 +28,8 @@
 //! a bidirectional control appears as a Rust escape (`\u{1b}`,
 //! `\u{202e}`), a test's name as one line.
 
+use super::outside::{t, tr, visible};
 use super::{capped, Build, ClauseReport, ClauseStatus, StepReport, SubmissionReport, MESSAGE_CAP};
-use crate::catalog::{t, tr};
-use crate::visible;
 use serde::Serialize;
 
 #[derive(Serialize)]

@@ -22,12 +22,11 @@
 //! from its own settings, which should be the core steps' points (the sum
 //! of the tests' `max_score`), so a bonus shows as a score above it.
 
+use super::outside::{t, tr, visible};
 use super::{
     capped, AdvancedBuild, Build, ClauseStatus, StepReport, StepStatus, SubmissionReport,
     MESSAGE_CAP,
 };
-use crate::catalog::{t, tr};
-use crate::visible;
 use serde::Serialize;
 
 /// How every output and name is shown: as plain text.
@@ -121,8 +120,7 @@ fn overview(s: &SubmissionReport, seed: &str) -> String {
                     text += &tr("report.gradescope.bonus", &[("bonus", &s.bonus)]);
                 }
                 AdvancedBuild::Failed => {
-                    let steps =
-                        crate::suites::range(crate::suites::Track::Advanced).replace('–', "-");
+                    let steps = super::outside::advanced_range().replace('–', "-");
                     text += &tr(
                         "report.gradescope.advanced_build_failed",
                         &[("steps", &steps)],

@@ -1,12 +1,15 @@
 //! Reports for machines. The grader fills a [`ClassReport`]; each format is a
 //! pure function from it (or one submission of it) to bytes, one file per
-//! format. Reporters never run, time or spawn anything.
+//! format. Reporters never run, time or spawn anything. Besides this model,
+//! what they take from the rest of the judge (catalog words, safe display,
+//! three facts of the step registry) comes through [`outside`] alone.
 
 pub mod exercism;
 pub mod gradescope;
 pub mod html;
 pub mod junit;
 pub mod kit;
+pub(crate) mod outside;
 #[cfg(test)]
 mod snapshot;
 pub mod summary;
@@ -266,6 +269,6 @@ pub fn capped(text: &str, cap: usize) -> String {
     while !text.is_char_boundary(end) {
         end -= 1;
     }
-    let note = crate::catalog::tr("report.cut", &[("bytes", &(text.len() - end))]);
+    let note = outside::tr("report.cut", &[("bytes", &(text.len() - end))]);
     format!("{}\n{note}", &text[..end])
 }

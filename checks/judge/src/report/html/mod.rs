@@ -21,9 +21,9 @@ mod stats;
 #[cfg(test)]
 mod tests;
 
+use super::outside::{advanced_range, items_of, lookup, t, tr, visible};
 use super::summary::{SummaryFile, SummarySubmission};
 use super::Build;
-use crate::catalog::{lookup, t, tr};
 use stats::{figures, Figures, Kind, StepFigures};
 use std::fmt::Write as _;
 
@@ -73,7 +73,7 @@ pub fn summary_html(file: &SummaryFile) -> String {
     out.push_str(&esc(&t("report.html.legend")));
     out.push_str("</p>\n");
     if f.steps.iter().any(|s| s.bonus) {
-        let steps = crate::suites::range(crate::suites::Track::Advanced);
+        let steps = advanced_range();
         let _ = writeln!(
             out,
             "<p>{}</p>",
@@ -256,10 +256,7 @@ fn steps(out: &mut String, f: &Figures) {
 }
 
 fn step_row(out: &mut String, s: &StepFigures) {
-    let items = crate::suites::all_steps()
-        .find(|(id, _)| *id == s.step)
-        .map(|(_, items)| items)
-        .unwrap_or("");
+    let items = items_of(&s.step);
     let rate = match s.percent() {
         Some(p) => tr(
             "report.html.rate",
@@ -479,7 +476,7 @@ fn student_row(out: &mut String, s: &SummarySubmission, f: &Figures) {
 /// Text for HTML content or a double-quoted attribute value: one visible
 /// line (see [`crate::visible::line`]), then `& < > " '` as references.
 pub(crate) fn esc(text: &str) -> String {
-    let shown = crate::visible::line(text);
+    let shown = visible::line(text);
     let mut out = String::with_capacity(shown.len() + 8);
     for c in shown.chars() {
         match c {

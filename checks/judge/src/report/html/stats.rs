@@ -1,6 +1,7 @@
 //! The figures `summary.html` shows, counted from a [`SummaryFile`] alone,
 //! so that a page rendered from merged shards equals the page of one run.
 
+use super::super::outside::is_advanced;
 use super::super::summary::{step_columns, SummaryFile, SummaryStep, SummarySubmission};
 use super::super::{AdvancedBuild, Build, StepStatus};
 use std::collections::BTreeMap;
@@ -169,7 +170,7 @@ pub(super) fn figures(file: &SummaryFile) -> Figures {
                 }
             }
             StepFigures {
-                bonus: crate::suites::is_advanced(&step)
+                bonus: is_advanced(&step)
                     || subs
                         .iter()
                         .flat_map(|s| &s.steps)
