@@ -12,6 +12,7 @@ mod s11;
 mod s12;
 mod s13;
 mod s13_scripted;
+mod s13_tally;
 mod s13_tasks;
 // Steps 11 and 12: the scripted world.
 mod scripted;
@@ -21,18 +22,20 @@ pub use s10::*;
 pub use s11::*;
 pub use s12::*;
 pub use s13::*;
+pub use s13_tally::*;
 pub use scripted::{ScriptedReply, ScriptedWake, ScriptedWorld};
 
 #[cfg(test)]
 mod tests {
     /// The sources whose public items the glob import brings in.
-    const SOURCES: [&str; 8] = [
+    const SOURCES: [&str; 9] = [
         include_str!("common.rs"),
         include_str!("s10.rs"),
         include_str!("s11.rs"),
         include_str!("s12.rs"),
         include_str!("s13.rs"),
         include_str!("s13_scripted.rs"),
+        include_str!("s13_tally.rs"),
         include_str!("s13_tasks.rs"),
         include_str!("scripted.rs"),
     ];
