@@ -117,6 +117,9 @@ if [ "$selftest" = yes ]; then
   LAB_ADVANCED_REFERENCE=1 cargo clippy --quiet -p lab-runner-advanced --all-targets -- -D warnings
   cargo test --quiet --workspace --no-run
   { set +x; } 2>/dev/null
+  # The judge as a check builds it (the end-to-end tests' target/e2e starts
+  # from this build), then lab-dev, which runs the proof and the bench.
+  build_judge
   build_judge dev
   # The checker's own proof (every mutant, alternative and the sample class,
   # in target/), then the bench's quick run (which proves the benchmark
