@@ -28,8 +28,10 @@ pub(super) struct Spec {
 
 /// Every command, in the order of usage.txt. To add one: an entry here (its
 /// arguments and how they become a `Command`), a variant of `Command` and its
-/// arm in `dispatch::run`, `cli.NAME.about` and the new options' `cli.opt.*` in
-/// both catalogs, and its lines in usage.txt and usage.zh.txt.
+/// arm in `dispatch::run_with` (for a maintainers' tool: a variant of `Tool`,
+/// its arm in lab-dev's `tool` and its name in lab.sh's routing),
+/// `cli.NAME.about` and the new options' `cli.opt.*` in both catalogs, and
+/// its lines in usage.txt and usage.zh.txt.
 pub(super) const COMMANDS: &[Spec] = &[
     Spec {
         name: "check",
