@@ -1,11 +1,34 @@
 //! One command line, from the language chosen to the exit status: parses
-//! it with `cli` and hands it to the command it names.
+//! it with `cli` and hands it to the command it names. The maintainers'
+//! commands (`cli::Tool`) go to the `tools` given to [`run_with`]: lab-dev
+//! (checks/dev) passes its own; the checker alone ([`run`]) refuses them.
 
-use crate::{
-    autograder, bench, catalog, check, cli, grade, handout, learner, live, scaffold, selftest,
-    status, suites,
-};
+use crate::cli::Tool;
+use crate::{autograder, catalog, check, cli, grade, handout, learner, live, status, suites};
 use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+/// What answers the maintainers' commands, in the kit at the given root.
+pub type Tools = fn(&Path, &Tool) -> u8;
+
+/// A binary's whole life: sets up the process, runs its command line with
+/// `tools` and returns its exit status. lab-judge's `main` and lab-dev's.
+pub fn main_with(tools: Tools) -> ExitCode {
+    // Like other command-line tools, end quietly when a reader such as
+    // `head` closes the pipe, instead of panicking on the next print.
+    // SAFETY: restoring the default action of a signal at start-up.
+    #[cfg(unix)]
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+    crate::frame::mark_start();
+    crate::platform::bounded_heap();
+    crate::platform::start_up();
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let code = run_with(&args, tools);
+    crate::platform::shut_down();
+    ExitCode::from(code)
+}
 
 /// The kit's root: LAB_ROOT (set by lab.sh), else the nearest folder upwards
 /// that holds lab.sh.
@@ -24,8 +47,24 @@ fn find_root() -> Option<PathBuf> {
     }
 }
 
-/// Runs one command line (without the program name) and returns the exit status.
+/// Runs one command line (without the program name) and returns the exit
+/// status; a maintainers' command is refused (see [`no_tools`]).
 pub fn run(args: &[String]) -> u8 {
+    run_with(args, no_tools)
+}
+
+/// The checker's answer to a maintainers' command given to it directly:
+/// their code is lab-dev's, which `./lab.sh COMMAND` builds and runs.
+pub fn no_tools(_root: &Path, tool: &Tool) -> u8 {
+    eprintln!(
+        "lab: {}",
+        catalog::tr("error.maintainers_tool", &[("command", &tool.name())])
+    );
+    status::USAGE
+}
+
+/// [`run`], with `tools` answering the maintainers' commands.
+pub fn run_with(args: &[String], tools: Tools) -> u8 {
     // Chosen before parsing, so that a usage error already speaks the
     // language asked for.
     select_catalog(cli::language(args));
@@ -50,13 +89,11 @@ pub fn run(args: &[String]) -> u8 {
             status::PASSED
         }
         cli::Command::Check(args) => check::run(&root, &args),
-        cli::Command::Selftest(args) => selftest::run(&root, &args),
         cli::Command::Grade(args) => grade::run(&root, &args),
         cli::Command::Handout(dir) => handout::run(&root, &dir),
         cli::Command::Gradescope(zip) => autograder::package(&root, &zip),
         cli::Command::Autograde(dir) => autograder::run(&root, &dir),
-        cli::Command::Bench(args) => bench::run(&root, &args),
-        cli::Command::NewStep(args) => scaffold::run(&root, &args),
+        cli::Command::Tool(tool) => tools(&root, &tool),
         cli::Command::Show(step) => learner::show(&root, step),
         cli::Command::Hint { step, all } => learner::hint(&root, step, all, false),
         cli::Command::Status => learner::status(&root),

@@ -8,7 +8,7 @@ use std::io;
 use std::path::Path;
 
 /// Paths (relative to the kit's root) that never go into a handout.
-pub const WITHHELD: [&str; 15] = [
+pub const WITHHELD: [&str; 16] = [
     ".git",
     ".lab",
     "target",
@@ -18,6 +18,7 @@ pub const WITHHELD: [&str; 15] = [
     "fixtures/submissions",
     "fixtures/hostile",
     "checks/judge/tests",
+    "checks/dev/tests",
     "examples",
     "docs/MUTANTS.md",
     "docs/ADVANCED.md",

@@ -9,16 +9,17 @@
 //! `catalog` word it, `console` prints it. `grade` grades a class (each
 //! submission's report folder named by `folders`) and `report` writes its
 //! machine formats; `handout` exports the learner's kit, `autograder`
-//! packages it for Gradescope, `live` runs `lab.sh try`; `selftest` proves
-//! the checker, `bench` measures it, `scaffold` adds a step; `visible`
-//! makes names and the learner's text safe to show.
+//! packages it for Gradescope, `live` runs `lab.sh try`; `visible` makes
+//! names and the learner's text safe to show. The maintainers' tools
+//! (selftest, bench, new-step and the registry check) are a crate of their
+//! own, lab-dev (checks/dev), which uses this one as a library: a learner's
+//! check never compiles them. `cli` still parses their commands and
+//! `dispatch::run_with` hands them over.
 //!
-//! The binary (`main.rs`) sets up the process and hands its arguments
-//! to [`dispatch::run`]. This file only declares the modules. The end-to-end and snapshot tests use the library directly.
+//! The binary (`main.rs`) hands its process to [`dispatch::main_with`],
+//! which sets it up and runs its arguments. This file only declares the modules. The end-to-end and snapshot tests use the library directly.
 
-pub mod audit;
 pub mod autograder;
-pub mod bench;
 pub mod catalog;
 pub mod check;
 pub mod cli;
@@ -44,10 +45,8 @@ pub mod pool;
 pub mod render;
 pub mod report;
 pub mod rng;
-pub mod scaffold;
 pub mod screen;
 pub mod sections;
-pub mod selftest;
 pub mod session;
 pub mod show;
 pub mod shrink;

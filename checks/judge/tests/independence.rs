@@ -137,3 +137,23 @@ fn lab_sh_builds_no_test_only_crate() {
     let tests = transitive_dependencies("lab-judge");
     assert!(tests.contains("scraper") && tests.contains("roxmltree"));
 }
+
+/// The maintainers' tools (selftest, bench, new-step and the registry
+/// check) are lab-dev's (checks/dev), which depends on the judge: the
+/// judge's build, the one `./lab.sh check` runs, compiles none of them.
+#[test]
+fn the_judge_builds_no_maintainers_tool() {
+    assert!(!transitive_dependencies("lab-judge").contains("lab-dev"));
+    assert!(built_dependencies("lab-dev").contains("lab-judge"));
+    let src = concat!(env!("CARGO_MANIFEST_DIR"), "/src");
+    let lib = std::fs::read_to_string(format!("{src}/lib.rs")).unwrap();
+    for tool in ["selftest", "bench", "scaffold", "audit"] {
+        assert!(
+            !lib.contains(&format!("mod {tool};")),
+            "lib.rs declares {tool}"
+        );
+        for file in [format!("{src}/{tool}.rs"), format!("{src}/{tool}/mod.rs")] {
+            assert!(!std::path::Path::new(&file).exists(), "{file}");
+        }
+    }
+}

@@ -10,15 +10,15 @@
 
 mod errors;
 mod help;
+mod maintainers;
 mod spec;
 
-use crate::bench::BenchArgs;
+pub use maintainers::{BenchArgs, SelftestArgs, Tool};
+
 use crate::catalog::{lang_from, Lang};
 use crate::check::CheckArgs;
 use crate::grade::GradeArgs;
 use crate::live::TryArgs;
-use crate::scaffold::NewStepArgs;
-use crate::selftest::SelftestArgs;
 use clap::error::ErrorKind;
 use errors::one_line;
 use help::{line_up, Words};
@@ -29,15 +29,14 @@ use std::path::PathBuf;
 pub enum Command {
     Check(CheckArgs),
     Grade(GradeArgs),
-    Bench(BenchArgs),
     Handout(PathBuf),
     /// `gradescope OUT.zip`: the Gradescope autograder package.
     Gradescope(PathBuf),
     /// `autograde [--root DIR]`: what the package's run_autograder runs.
     Autograde(PathBuf),
-    Selftest(SelftestArgs),
-    /// `new-step NN NAME`: a new advanced step's files, for maintainers.
-    NewStep(NewStepArgs),
+    /// `selftest`, `bench` and `new-step`: the maintainers' tools, which
+    /// lab-dev runs (see `maintainers`).
+    Tool(Tool),
     Show(&'static str),
     Hint {
         step: &'static str,
@@ -297,6 +296,39 @@ mod tests {
         );
     }
 
+    /// The maintainers' commands are parsed here and handed to lab-dev as
+    /// given; new-step's words are lab-dev's to check.
+    #[test]
+    fn the_maintainers_commands_are_tools() {
+        let tool = |line: &str| match parse(&args(line)).unwrap().command {
+            Command::Tool(tool) => tool,
+            other => panic!("{line}: {other:?}"),
+        };
+        assert_eq!(tool("selftest --only mutant").name(), "selftest");
+        assert_eq!(tool("--lang zh bench --quick").name(), "bench");
+        let Tool::NewStep(words) = tool("new-step 99 x") else {
+            panic!()
+        };
+        assert_eq!(words, ["99", "x"]);
+        assert!(matches!(tool("new-step"), Tool::NewStep(w) if w.is_empty()));
+        for command in ["check", "grade --merge a", "try", "status", "handout x"] {
+            assert!(
+                !matches!(parse(&args(command)).unwrap().command, Command::Tool(_)),
+                "{command}"
+            );
+        }
+        // The checker alone names the way to run them, in either language.
+        for (lang, wanted) in [
+            (Lang::En, "run ./lab.sh bench"),
+            (Lang::Zh, "./lab.sh bench"),
+        ] {
+            let said = crate::catalog::scoped(lang, || {
+                crate::catalog::tr("error.maintainers_tool", &[("command", &"bench")])
+            });
+            assert!(said.contains(wanted) && !said.contains('{'), "{said}");
+        }
+    }
+
     #[test]
     fn reset_hint_and_the_language_read_as_before() {
         let command = |line: &str| parse(&args(line)).unwrap().command;
@@ -319,18 +351,18 @@ mod tests {
         ));
         assert!(matches!(command("status"), Command::Status));
         assert!(matches!(command("handout out"), Command::Handout(d) if d.as_os_str() == "out"));
-        let Command::Selftest(s) = command("selftest --seeds 3 --only mutant") else {
+        let Command::Tool(Tool::Selftest(s)) = command("selftest --seeds 3 --only mutant") else {
             panic!()
         };
         assert_eq!((s.seeds, s.jobs, s.only.as_deref()), (3, 2, Some("mutant")));
-        let Command::Bench(b) = command("bench --quick --target-dir t") else {
+        let Command::Tool(Tool::Bench(b)) = command("bench --quick --target-dir t") else {
             panic!()
         };
         assert_eq!(
             (b.quick, b.runs, b.target, b.baseline),
             (true, 5, Some(PathBuf::from("t")), None)
         );
-        let Command::Bench(b) = command("bench --baseline 144b944") else {
+        let Command::Tool(Tool::Bench(b)) = command("bench --baseline 144b944") else {
             panic!()
         };
         assert_eq!(b.baseline.as_deref(), Some("144b944"));
@@ -534,11 +566,8 @@ mod tests {
             "selftest --seeds -2",
             "check --lang",
             "help nothing",
-            "new-step",
-            "new-step x",
-            "new-step 1 x",
-            "new-step 09 x",
-            "new-step 99 x",
+            "new-step --zzz",
+            "selftest --only",
         ] {
             let e = parse(&args(bad)).unwrap_err();
             assert!(!e.is_empty() && !e.contains('\n'), "{bad}: {e}");

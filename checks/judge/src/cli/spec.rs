@@ -3,16 +3,14 @@
 //! here as clap reads them (`seed`, `seconds`, `count`, `shard`, `step`).
 
 use super::help::{template, Words};
+use super::maintainers::{BenchArgs, SelftestArgs, Tool};
 use super::Command;
-use crate::bench::BenchArgs;
 use crate::catalog::{lang_from, tr, Lang};
 use crate::check::CheckArgs;
 use crate::console::Console;
 use crate::grade::GradeArgs;
 use crate::limits::{Confinement, Limits};
 use crate::live::TryArgs;
-use crate::scaffold::NewStepArgs;
-use crate::selftest::SelftestArgs;
 use crate::suites::parse_step;
 use clap::builder::{IntoResettable, Str};
 use clap::{Arg, ArgAction, ArgMatches, ColorChoice};
@@ -30,8 +28,10 @@ pub(super) struct Spec {
 
 /// Every command, in the order of usage.txt. To add one: an entry here (its
 /// arguments and how they become a `Command`), a variant of `Command` and its
-/// arm in `dispatch::run`, `cli.NAME.about` and the new options' `cli.opt.*` in
-/// both catalogs, and its lines in usage.txt and usage.zh.txt.
+/// arm in `dispatch::run_with` (for a maintainers' tool: a variant of `Tool`,
+/// its arm in lab-dev's `tool` and its name in lab.sh's routing),
+/// `cli.NAME.about` and the new options' `cli.opt.*` in both catalogs, and
+/// its lines in usage.txt and usage.zh.txt.
 pub(super) const COMMANDS: &[Spec] = &[
     Spec {
         name: "check",
@@ -171,12 +171,12 @@ pub(super) const COMMANDS: &[Spec] = &[
             ]
         },
         read: |m| {
-            Ok(Command::Bench(BenchArgs {
+            Ok(Command::Tool(Tool::Bench(BenchArgs {
                 quick: m.get_flag("quick"),
                 runs: m.get_one::<u64>("runs").map_or(5, |&n| n as usize),
                 target: m.get_one::<PathBuf>("target-dir").cloned(),
                 baseline: m.get_one::<String>("baseline").cloned(),
-            }))
+            })))
         },
     },
     Spec {
@@ -191,13 +191,13 @@ pub(super) const COMMANDS: &[Spec] = &[
             ]
         },
         read: |m| {
-            Ok(Command::Selftest(SelftestArgs {
+            Ok(Command::Tool(Tool::Selftest(SelftestArgs {
                 seed: m.get_one::<u64>("seed").copied(),
                 seeds: m.get_one::<u64>("seeds").map_or(20, |&n| n as u32),
                 jobs: m.get_one::<u64>("jobs").map_or(2, |&n| n as usize),
                 only: m.get_one::<String>("only").cloned(),
                 write_mistakes: m.get_flag("write-mistakes"),
-            }))
+            })))
         },
     },
     Spec {
@@ -215,8 +215,10 @@ pub(super) const COMMANDS: &[Spec] = &[
         },
         read: |m| {
             let given = |id: &str| m.get_many::<String>(id).into_iter().flatten().cloned();
+            // Checked by lab-dev's scaffold (`NewStepArgs::read`), which
+            // answers a bad step or name the way a bad option is answered.
             let words: Vec<String> = given("step").chain(values(m, "name")).collect();
-            Ok(Command::NewStep(NewStepArgs::read(&words)?))
+            Ok(Command::Tool(Tool::NewStep(words)))
         },
     },
     Spec {

@@ -3,12 +3,12 @@
 
 use super::subjects::{Expectation, SourceFile, Subject};
 use super::Examined;
-use crate::compile;
-use crate::evaluate::StepResult;
-use crate::limits::Limits;
-use crate::mistakes::Mistake;
-use crate::sections::{splice, splice_items};
-use crate::suites::{is_advanced, span};
+use lab_judge::compile;
+use lab_judge::evaluate::StepResult;
+use lab_judge::limits::Limits;
+use lab_judge::mistakes::Mistake;
+use lab_judge::sections::{splice, splice_items};
+use lab_judge::suites::{is_advanced, span};
 use std::path::Path;
 
 fn failed_clauses(results: &[StepResult]) -> Vec<String> {
@@ -48,7 +48,7 @@ fn sources(root: &Path, subject: &Subject) -> Result<compile::Sources, String> {
 }
 
 /// A subject checked; for a mutant, also its fingerprint as a known
-/// mistake (`Some(None)`: it has none, see [`crate::mistakes::derive`]).
+/// mistake (`Some(None)`: it has none, see [`lab_judge::mistakes::derive`]).
 pub(super) fn examine(
     root: &Path,
     slot: &str,
@@ -75,7 +75,7 @@ fn examine_into(
     let steps: Vec<&'static str> = match &subject.expect {
         Expectation::PassAll(_, steps) | Expectation::NotStarted(steps) => steps.clone(),
         Expectation::Caught { clause } => {
-            match crate::suites::parse_step(clause.split('/').next().unwrap_or("")) {
+            match lab_judge::suites::parse_step(clause.split('/').next().unwrap_or("")) {
                 Some(step) => vec![step],
                 None => {
                     return Ok((
@@ -107,8 +107,8 @@ fn examine_into(
         _ => {}
     }
     let run = |steps: &[&'static str], seed: u64| {
-        let prepared = crate::evaluate::prepare(steps, seed);
-        crate::evaluate::run_with(core_runner, &runners.advanced, prepared, limits, 1)
+        let prepared = lab_judge::evaluate::prepare(steps, seed);
+        lab_judge::evaluate::run_with(core_runner, &runners.advanced, prepared, limits, 1)
             .map_err(|e| e.to_string())
     };
     match &subject.expect {
@@ -118,7 +118,7 @@ fn examine_into(
                 // No correct answer may read as a known mistake.
                 if let Some((step, id)) = results
                     .iter()
-                    .find_map(|r| crate::mistakes::lookup(r).map(|id| (r.suite.step, id)))
+                    .find_map(|r| lab_judge::mistakes::lookup(r).map(|id| (r.suite.step, id)))
                 {
                     return Ok((
                         false,
@@ -176,13 +176,13 @@ fn examine_into(
                 _ => String::new(),
             };
             *derived = Some(
-                if crate::mistakes::hostile(id, &part) || crate::mistakes::unsteady(&part) {
+                if lab_judge::mistakes::hostile(id, &part) || lab_judge::mistakes::unsteady(&part) {
                     None
                 } else {
                     results
                         .iter()
                         .find(|r| r.suite.step == step)
-                        .and_then(|r| crate::mistakes::derive(id, r))
+                        .and_then(|r| lab_judge::mistakes::derive(id, r))
                 },
             );
             let failed = failed_clauses(&results);

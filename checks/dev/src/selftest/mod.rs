@@ -1,4 +1,4 @@
-//! `lab-judge selftest`: proves the checker against known answers, through
+//! `lab-dev selftest`: proves the checker against known answers, through
 //! the same slot path a learner's submission takes. The reference solution
 //! must pass every step under many seeds, the pristine stubs must fail every
 //! step as "not implemented", every alternative must pass, and every mutant
@@ -19,24 +19,15 @@ mod subjects;
 
 pub use subjects::caught_by;
 
-use crate::mistakes::{self, Mistake};
-use crate::status;
+pub use lab_judge::cli::SelftestArgs;
+
 use class::grade_sample_class;
 use examine::examine;
+use lab_judge::mistakes::{self, Mistake};
+use lab_judge::status;
 use scores::{first_failure_findings, print_scores};
 use std::path::Path;
 use subjects::{subjects, Expectation, Subject};
-
-#[derive(Debug, Clone)]
-pub struct SelftestArgs {
-    pub seed: Option<u64>,
-    pub seeds: u32,
-    pub jobs: usize,
-    pub only: Option<String>,
-    /// Rewrite `fixtures/mistakes.json` from the mutants run, instead of
-    /// failing when it is stale.
-    pub write_mistakes: bool,
-}
 
 /// What one subject (or one graded sample submission) came to.
 struct Finding {
@@ -80,7 +71,7 @@ impl Finding {
 type Examined = (bool, String, Option<String>);
 
 pub fn run(root: &Path, args: &SelftestArgs) -> u8 {
-    let seed = args.seed.unwrap_or_else(crate::rng::fresh_seed);
+    let seed = args.seed.unwrap_or_else(lab_judge::rng::fresh_seed);
     let rerun = format!("./lab.sh selftest --seed {seed}");
     println!("selftest seed {seed} — rerun exactly with: {rerun}");
     let problems = crate::audit::problems(root);
@@ -102,13 +93,13 @@ pub fn run(root: &Path, args: &SelftestArgs) -> u8 {
     // The sample class holds hostile submissions whose verdicts are the
     // jail's (a fork refused, say): it is graded on the Linux layer only.
     let with_class = args.only.as_deref().is_none_or(|o| "class".starts_with(o))
-        && crate::platform::layer() == crate::platform::Layer::Linux;
+        && lab_judge::platform::layer() == lab_judge::platform::Layer::Linux;
     // The sample class is graded beside the subjects, in slots of its own:
     // several of its submissions wait out a time limit, and the subjects
     // use the processors meanwhile. Its findings are printed after theirs.
     let (pooled, class) = std::thread::scope(|scope| {
         let class = with_class.then(|| scope.spawn(|| grade_sample_class(root, seed)));
-        let pooled = crate::pool::run("selftest", args.jobs, subjects, work, |result| {
+        let pooled = lab_judge::pool::run("selftest", args.jobs, subjects, work, |result| {
             let f = result?;
             print_finding(&f);
             findings.push(f);

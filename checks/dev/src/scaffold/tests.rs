@@ -91,7 +91,7 @@ fn the_plan_for_the_kit_adds_every_file_of_a_step_and_writes_nothing() {
         .iter()
         .find(|f| f.path == "solutions/advanced.rs")
         .unwrap();
-    let section = crate::sections::section(&reference.text, &next).unwrap();
+    let section = lab_judge::sections::section(&reference.text, &next).unwrap();
     assert!(section.starts_with(&mark), "{section}");
     assert!(section.contains(&format!("todo!(\"step {next}: echo_back(")));
 }

@@ -96,7 +96,7 @@ fn registry_line(step: &str, items: &str, live: Option<lab_wire::Live>) -> Strin
 
 /// The line the registry has for `step`.
 fn registered_line(step: &str) -> String {
-    let entry = crate::suites::entry(step);
+    let entry = lab_judge::suites::entry(step);
     registry_line(entry.id, entry.items, entry.live)
 }
 
@@ -209,7 +209,7 @@ mod tests {
     #[test]
     fn the_kit_s_shared_files_have_every_line_an_edit_follows() {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-        let last = crate::suites::REGISTRY.last().unwrap().id;
+        let last = lab_judge::suites::REGISTRY.last().unwrap().id;
         let next = format!("{:02}", last.parse::<u32>().unwrap() + 1);
         for (file, lines) in rust_lines(last, &next, "a_name") {
             let text = std::fs::read_to_string(root.join(file)).unwrap();

@@ -70,8 +70,8 @@ pub(super) fn subjects(root: &Path, args: &SelftestArgs, seed: u64) -> Vec<Subje
         .map(|i| seed.wrapping_add(i))
         .collect();
     let few = vec![seed, seed.wrapping_add(1), seed.wrapping_add(2)];
-    let core = crate::suites::core_ids();
-    let advanced = crate::suites::advanced_ids();
+    let core = lab_judge::suites::core_ids();
+    let advanced = lab_judge::suites::advanced_ids();
     let every: Vec<&'static str> = core.iter().chain(&advanced).copied().collect();
     let reference = root.join("solutions/src/lib.rs");
     let mut out = vec![
@@ -163,9 +163,9 @@ mod tests {
             let text = std::fs::read_to_string(root.join(file)).unwrap();
             let marks: Vec<&str> = text
                 .lines()
-                .filter_map(crate::sections::section_mark)
+                .filter_map(lab_judge::sections::section_mark)
                 .collect();
-            assert_eq!(marks, crate::suites::advanced_ids(), "{file}");
+            assert_eq!(marks, lab_judge::suites::advanced_ids(), "{file}");
         }
     }
 

@@ -1,4 +1,4 @@
-//! `lab-judge new-step` on a copy of the kit: right after it runs, the
+//! `lab-dev new-step` on a copy of the kit: right after it runs, the
 //! copy formats clean, builds and lints (the glue against the reference
 //! answers), its registry check finds nothing missing or stray, and the new
 //! step fails on the reference, named, as "not started". The copy builds in
@@ -7,6 +7,8 @@
 //! starts from `target/e2e`'s cargo state when it has none. Every
 //! command runs under an outer time limit.
 
+// The judge's end-to-end tests' helpers, shared.
+#[path = "../../judge/tests/common/mod.rs"]
 mod common;
 use common::{kit_root, Run};
 use std::path::Path;
@@ -35,14 +37,14 @@ fn a_new_step_builds_and_fails_on_the_reference_until_it_is_written() {
     // changes.
     common::seed_target(&root.join("target/e2e/debug"), "scaffold");
     let kit = copy.path();
-    let step = lab_judge::scaffold::next_step();
-    let judge = env!("CARGO_BIN_EXE_lab-judge");
+    let step = lab_dev::scaffold::next_step();
+    let dev = env!("CARGO_BIN_EXE_lab-dev");
     let root_env = kit.to_str().unwrap();
 
     let new_step = || {
         run(
             kit,
-            judge,
+            dev,
             &["new-step", &step, "echo_back"],
             &[("LAB_ROOT", root_env)],
             QUICK,
@@ -66,7 +68,13 @@ fn a_new_step_builds_and_fails_on_the_reference_until_it_is_written() {
     ok("rustfmt", &run(kit, "rustfmt", &rustfmt, &[], QUICK));
     ok(
         "build",
-        &run(kit, "cargo", &["build", "-p", "lab-judge"], &[], BUILD),
+        &run(
+            kit,
+            "cargo",
+            &["build", "-p", "lab-judge", "-p", "lab-dev"],
+            &[],
+            BUILD,
+        ),
     );
     let clippy = [
         "clippy",
@@ -80,9 +88,9 @@ fn a_new_step_builds_and_fails_on_the_reference_until_it_is_written() {
     let reference = [("LAB_ADVANCED_REFERENCE", "1")];
     ok("clippy", &run(kit, "cargo", &clippy, &reference, BUILD));
 
-    // The copy's own judge: its registry check, and no subject (no subject
+    // The copy's own tools: its registry check, and no subject (no subject
     // is named registry-check-only).
-    let built = root.join("target/scaffold/debug/lab-judge");
+    let built = root.join("target/scaffold/debug/lab-dev");
     let audit = run(
         kit,
         built.to_str().unwrap(),

@@ -3,22 +3,12 @@
 //! a cold start and the judge's peak memory. Runs on a private copy of the
 //! kit with a correct crate in student/, never on the learner's files.
 
-use crate::platform::{self, plain_output, Exit};
-use crate::status;
+use lab_judge::cli::BenchArgs;
+use lab_judge::platform::{self, plain_output, Exit};
+use lab_judge::status;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
-
-#[derive(Debug, Clone)]
-pub struct BenchArgs {
-    /// One run per figure, 4 submissions, no cold start: proves it works.
-    pub quick: bool,
-    pub runs: usize,
-    /// Target directory for the copy (default: target/bench).
-    pub target: Option<PathBuf>,
-    /// A git commit whose kit is measured beside this one, run for run.
-    pub baseline: Option<String>,
-}
 
 const LIMIT: Duration = Duration::from_secs(900);
 
@@ -79,7 +69,7 @@ impl Kit {
     /// Copies the kit at `source` to `dir` as a fresh clone would hold it,
     /// with the reference answers as the learner's crate.
     fn copy(source: &Path, dir: &Path, target: PathBuf) -> Result<Kit, String> {
-        crate::files::copy_tree(source, dir, &crate::files::not_in_a_clone)
+        lab_judge::files::copy_tree(source, dir, &lab_judge::files::not_in_a_clone)
             .map_err(|e| e.to_string())?;
         std::fs::copy(
             dir.join("solutions/src/lib.rs"),
@@ -251,11 +241,11 @@ fn measure(root: &Path, args: &BenchArgs) -> Result<Vec<Figure>, String> {
     // measured commands run in.
     let target = match &args.target {
         Some(dir) => std::path::absolute(dir).map_err(|e| format!("{}: {e}", dir.display()))?,
-        None => crate::compile::target_dir(root).join("bench"),
+        None => lab_judge::compile::target_dir(root).join("bench"),
     };
     let mut kits = Vec::new();
     if let Some(rev) = &args.baseline {
-        let under = crate::compile::target_dir(root).join("bench-baseline");
+        let under = lab_judge::compile::target_dir(root).join("bench-baseline");
         let source = checkout(root, rev, &under.join("src"))?;
         let name = source.file_name().map(|n| n.to_owned()).unwrap_or_default();
         kits.push(Kit::copy(
@@ -283,7 +273,7 @@ fn measure(root: &Path, args: &BenchArgs) -> Result<Vec<Figure>, String> {
     let text = |p: &str| std::fs::read_to_string(root.join(p)).map_err(|e| format!("{p}: {e}"));
     let solution = text("solutions/src/lib.rs")?;
     let part = "fixtures/mutants/06-sum-not-max.rs";
-    let mutant = crate::sections::splice_items(&solution, &text(part)?)
+    let mutant = lab_judge::sections::splice_items(&solution, &text(part)?)
         .map_err(|e| format!("{part}: {e}"))?;
     let mut subs = Vec::new();
     for i in 0..count {
@@ -341,7 +331,7 @@ fn measure(root: &Path, args: &BenchArgs) -> Result<Vec<Figure>, String> {
         let mut seconds = Vec::new();
         for (i, source) in sources.iter().enumerate() {
             let fresh = work.path().join(format!("fresh-{i}"));
-            crate::files::copy_tree(source, &fresh, &crate::files::not_in_a_clone)
+            lab_judge::files::copy_tree(source, &fresh, &lab_judge::files::not_in_a_clone)
                 .map_err(|e| e.to_string())?;
             // The learner's stubs, as in a fresh clone.
             std::fs::copy(
@@ -473,7 +463,7 @@ fn measure(root: &Path, args: &BenchArgs) -> Result<Vec<Figure>, String> {
         figure(
             format!(
                 "(h) check all {} after editing both",
-                crate::suites::REGISTRY.len()
+                lab_judge::suites::REGISTRY.len()
             ),
             &h,
             "s",

@@ -2,8 +2,8 @@
 //! instructors' path and compared with expected.json.
 
 use super::Finding;
-use crate::limits::Limits;
-use crate::sections::splice;
+use lab_judge::limits::Limits;
+use lab_judge::sections::splice;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -29,7 +29,7 @@ fn make_submission(root: &Path, dir: &Path, recipe: &serde_json::Value) -> Resul
             .map_err(|e| e.to_string())?;
         for step in recipe["sections"].as_array().into_iter().flatten() {
             let step = step.as_str().unwrap_or_default();
-            let section = crate::sections::section(&reference, step)
+            let section = lab_judge::sections::section(&reference, step)
                 .ok_or_else(|| format!("the reference has no section {step}"))?;
             advanced = splice(&advanced, &section)?;
         }
@@ -62,11 +62,18 @@ pub(super) fn grade_sample_class(root: &Path, seed: u64) -> Result<Vec<Finding>,
             None => dir.join(name),
         });
     }
-    let subs = crate::grade::resolve(&folders)?;
-    let weights = crate::grade::weights(root)?;
-    let reports =
-        crate::grade::grade_class(root, subs, seed, 2, Limits::default(), &weights, |_| Ok(()))?;
-    let status_name = |s: &crate::report::StepReport| {
+    let subs = lab_judge::grade::resolve(&folders)?;
+    let weights = lab_judge::grade::weights(root)?;
+    let reports = lab_judge::grade::grade_class(
+        root,
+        subs,
+        seed,
+        2,
+        Limits::default(),
+        &weights,
+        |_| Ok(()),
+    )?;
+    let status_name = |s: &lab_judge::report::StepReport| {
         serde_json::to_value(s.status)
             .ok()
             .and_then(|v| v.as_str().map(String::from))
@@ -106,7 +113,7 @@ pub(super) fn grade_sample_class(root: &Path, seed: u64) -> Result<Vec<Finding>,
             }
             let detail = if wrong.is_empty() {
                 let bonus = match r.advanced_build {
-                    crate::report::AdvancedBuild::Absent => String::new(),
+                    lab_judge::report::AdvancedBuild::Absent => String::new(),
                     _ => format!(" +{} bonus", r.bonus),
                 };
                 format!(

@@ -5,7 +5,7 @@
 //! without them; this check covers the files read at run time and the
 //! self-test's corpus.
 
-use crate::suites::{Track, REGISTRY};
+use lab_judge::suites::{Track, REGISTRY};
 use std::path::Path;
 
 /// At least this many mutants per step: one wrong solution is not a proof.
@@ -138,7 +138,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         for part in ["fixtures", "checks"] {
             let skip = |p: &Path| p.ends_with("target");
-            crate::files::copy_tree(&kit().join(part), &dir.path().join(part), &skip).unwrap();
+            lab_judge::files::copy_tree(&kit().join(part), &dir.path().join(part), &skip).unwrap();
         }
         dir
     }

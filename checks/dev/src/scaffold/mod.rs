@@ -11,9 +11,9 @@
 
 mod edits;
 
-use crate::catalog::tr;
-use crate::status;
-use crate::suites::REGISTRY;
+use lab_judge::catalog::tr;
+use lab_judge::status;
+use lab_judge::suites::REGISTRY;
 use std::path::Path;
 
 /// The longest NAME taken: the templates' lines stay as rustfmt lays them
@@ -326,9 +326,9 @@ fn write(root: &Path, files: &[File]) -> Result<(), String> {
         if let Some(dir) = path.parent() {
             std::fs::create_dir_all(dir).map_err(fail)?;
         }
-        crate::files::write_atomically(&path, &file.text).map_err(fail)?;
+        lab_judge::files::write_atomically(&path, &file.text).map_err(fail)?;
         if file.path.ends_with(".sh") {
-            crate::platform::fs::set_mode(&path, 0o755).map_err(fail)?;
+            lab_judge::platform::fs::set_mode(&path, 0o755).map_err(fail)?;
         }
     }
     Ok(())
