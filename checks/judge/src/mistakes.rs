@@ -12,7 +12,7 @@
 //!
 //! `fixtures/mistakes.json` holds the fingerprints. The self-test derives
 //! them again from the mutants it runs and fails when the file is stale;
-//! `lab-judge selftest --write-mistakes` rewrites it. Its words are in the
+//! `lab-dev selftest --write-mistakes` rewrites it. Its words are in the
 //! catalogs as `mistake.<id>` (`fixtures/i18n/{en,zh}/mistakes.json`).
 //!
 //! A learner's failing step whose table answers are exactly a known
