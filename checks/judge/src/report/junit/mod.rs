@@ -1,7 +1,5 @@
 //! JUnit XML for CI dashboards, one document per submission: a `testsuite`
-//! per step (in step order), a `testcase` per clause. The document is built
-//! as the data model of the `quick-junit` crate (cargo-nextest's), which
-//! writes and escapes the XML; this module decides what goes in it.
+//! per step (in step order), a `testcase` per clause.
 //!
 //! - failed clause (a wrong answer): `<failure type="contract">` with the
 //!   message's first line as `message` and the whole message as text;
@@ -27,101 +25,176 @@
 //! accept. The document is valid against Jenkins' `junit-10.xsd`, and each
 //! `testsuite` in it, taken alone, against Surefire's
 //! `surefire-test-report.xsd` (which declares no `testsuites`): `tests.rs`
-//! holds it to the elements and attributes both declare for what it holds.
+//! reads the document back with an XML parser (roxmltree) and holds it to
+//! what consumers read and to the elements and attributes both schemas
+//! declare for what it holds.
 //!
-//! What a person reads is first made visible ([`crate::visible`]): the
-//! submission's name and each test case's name as one line, messages
+//! Text is escaped for XML 1.0: `& < > " '` always; tab, newline and carriage
+//! return as character references inside attributes (and carriage return in
+//! text too, so parsers keep it); characters XML 1.0 forbids (C0 controls
+//! other than tab, newline and carriage return; U+FFFE, U+FFFF) become U+FFFD.
+//! Messages are capped again with [`capped`] before escaping.
+//!
+//! Before either, what a person reads is made visible ([`crate::visible`]):
+//! the submission's name and each test case's name as one line, messages
 //! keeping their line feeds and tabs; every other control character (C0,
 //! DEL, C1) and every bidirectional control becomes a Rust escape
-//! (`\u{1b}`, `\u{202e}`, `\r`). Messages are capped again with [`capped`].
-//! `quick-junit` then escapes `& < > " '`. Two things it does are undone
-//! here, so that readers get what they got before it wrote the file:
-//!
-//! - it drops tabs (its `XmlString` strips terminal escapes, and a tab with
-//!   them): a tab travels through it as U+FFFF (in text) or U+FFFE (in an
-//!   attribute), which XML 1.0 forbids and so never reach it otherwise
-//!   (they become U+FFFD first), and comes back as a tab in text and as
-//!   `&#9;` in an attribute (a raw one would be read as a space);
-//! - it writes `skipped` on `<testsuites>`, an attribute Jenkins'
-//!   `junit-10.xsd` does not declare there (the xunit plugin validates the
-//!   file against it): it is taken out of the root's start tag.
+//! (`\u{1b}`, `\u{202e}`, `\r`). So no such character reaches the
+//! document, and the U+FFFD fallback is left for U+FFFE and U+FFFF.
 
 use super::outside::{t, tr, visible};
 use super::{capped, Build, ClauseStatus, FaultKind, StepReport, SubmissionReport, MESSAGE_CAP};
-use quick_junit::{NonSuccessKind, Property, Report, TestCase, TestCaseStatus, TestSuite};
-use std::time::Duration;
+use std::fmt::Write as _;
 
-/// How a tab in element text travels through `quick-junit`.
-const TAB_IN_TEXT: char = '\u{FFFF}';
-/// How a tab in an attribute's value travels through `quick-junit`.
-const TAB_IN_ATTRIBUTE: char = '\u{FFFE}';
+/// What a non-passing test case carries.
+struct Problem {
+    /// `failure` or `error`.
+    element: &'static str,
+    kind: String,
+    message: String,
+    body: String,
+}
+
+struct Case {
+    name: String,
+    problem: Option<Problem>,
+    /// Seconds.
+    time: f64,
+}
 
 /// The JUnit XML document for one submission.
 pub fn junit_xml(s: &SubmissionReport, seed: &str) -> String {
     let s = &s.attempted();
-    let mut report = Report::new("retry-lab");
-    report.set_time(time(s.seconds));
-    for step in &s.steps {
-        report.add_test_suite(suite(step, s, seed));
-    }
-    let xml = report
-        .to_string()
-        .expect("a report in memory always serializes");
-    without_root_skipped(&xml)
-        .replace(TAB_IN_TEXT, "\t")
-        .replace(TAB_IN_ATTRIBUTE, "&#9;")
-}
+    let suites: Vec<(&StepReport, Vec<Case>)> =
+        s.steps.iter().map(|step| (step, cases(step, s))).collect();
+    let all = suites.iter().flat_map(|(_, cases)| cases);
+    let (tests, failures, errors) = counts(all);
 
-/// One step's `testsuite`: its properties, then a test case per clause.
-fn suite(step: &StepReport, s: &SubmissionReport, seed: &str) -> TestSuite {
-    let mut suite = TestSuite::new(attr(&format!("{} {}", step.step, step.function)));
-    suite.set_time(time(step.seconds));
-    suite.add_property(Property::new("seed", attr(seed)));
-    suite.add_property(Property::new("submission", attr(&visible::line(&s.name))));
-    if let Some(id) = &step.mistake {
-        suite.add_property(Property::new("mistake", attr(id)));
-    }
-    let classname = attr(&format!("retry-lab.{}", step.step));
-    let mut add = |name: &str, status: TestCaseStatus, seconds: f64| {
-        let mut case = TestCase::new(attr(&visible::line(name)), status);
-        case.set_classname(classname.as_str())
-            .set_time(time(seconds));
-        suite.add_test_case(case);
-    };
-    if step.clauses.is_empty() {
-        let status = outcome(step.status.as_clause(), None, None, step, s);
-        add(
-            &format!("{} {}", step.step, step.function),
-            status,
-            step.seconds,
+    let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+    let _ = writeln!(
+        out,
+        "<testsuites name=\"retry-lab\" tests=\"{tests}\" failures=\"{failures}\" \
+         errors=\"{errors}\" time=\"{}\">",
+        time(s.seconds)
+    );
+    for (step, cases) in &suites {
+        let (tests, failures, errors) = counts(cases.iter());
+        let _ = writeln!(
+            out,
+            "  <testsuite name=\"{}\" tests=\"{tests}\" failures=\"{failures}\" \
+             errors=\"{errors}\" skipped=\"0\" time=\"{}\">",
+            attr(&format!("{} {}", step.step, step.function)),
+            time(step.seconds)
         );
+        out.push_str("    <properties>\n");
+        let _ = writeln!(
+            out,
+            "      <property name=\"seed\" value=\"{}\"/>",
+            attr(seed)
+        );
+        let _ = writeln!(
+            out,
+            "      <property name=\"submission\" value=\"{}\"/>",
+            attr(&visible::line(&s.name))
+        );
+        if let Some(id) = &step.mistake {
+            let _ = writeln!(
+                out,
+                "      <property name=\"mistake\" value=\"{}\"/>",
+                attr(id)
+            );
+        }
+        out.push_str("    </properties>\n");
+        let classname = attr(&format!("retry-lab.{}", step.step));
+        for case in cases {
+            let open = format!(
+                "    <testcase classname=\"{classname}\" name=\"{}\" time=\"{}\"",
+                attr(&visible::line(&case.name)),
+                time(case.time)
+            );
+            match &case.problem {
+                None => {
+                    let _ = writeln!(out, "{open}/>");
+                }
+                Some(p) => {
+                    // Surefire's `skipped` has a message and no type.
+                    let kind = if p.element == "skipped" {
+                        String::new()
+                    } else {
+                        format!(" type=\"{}\"", p.kind)
+                    };
+                    let _ = writeln!(
+                        out,
+                        "{open}>\n      <{el} message=\"{}\"{kind}>{}</{el}>\n    </testcase>",
+                        attr(&p.message),
+                        text(&p.body),
+                        el = p.element,
+                    );
+                }
+            }
+        }
+        out.push_str("  </testsuite>\n");
     }
-    for c in &step.clauses {
-        let status = outcome(c.status, c.message.as_deref(), c.fault, step, s);
-        add(&c.name, status, c.seconds);
-    }
-    suite
+    out.push_str("</testsuites>\n");
+    out
 }
 
-/// What a test case carries: nothing when it passed, else a `failure`, an
-/// `error` or (kept total for a report filtered some other way) `skipped`.
-fn outcome(
+/// (tests, failures, errors).
+fn counts<'a>(cases: impl Iterator<Item = &'a Case>) -> (usize, usize, usize) {
+    let (mut tests, mut failures, mut errors) = (0, 0, 0);
+    for case in cases {
+        tests += 1;
+        match case.problem.as_ref().map(|p| p.element) {
+            Some("error") => errors += 1,
+            Some("skipped") => {}
+            Some(_) => failures += 1,
+            None => {}
+        }
+    }
+    (tests, failures, errors)
+}
+
+fn cases(step: &StepReport, s: &SubmissionReport) -> Vec<Case> {
+    if step.clauses.is_empty() {
+        let status = step.status.as_clause();
+        return vec![Case {
+            name: format!("{} {}", step.step, step.function),
+            problem: problem(status, None, None, step, s),
+            time: step.seconds,
+        }];
+    }
+    step.clauses
+        .iter()
+        .map(|c| Case {
+            name: c.name.clone(),
+            problem: problem(c.status, c.message.as_deref(), c.fault, step, s),
+            time: c.seconds,
+        })
+        .collect()
+}
+
+fn problem(
     status: ClauseStatus,
     message: Option<&str>,
     fault: Option<FaultKind>,
     step: &StepReport,
     s: &SubmissionReport,
-) -> TestCaseStatus {
+) -> Option<Problem> {
     match status {
-        ClauseStatus::Passed => TestCaseStatus::success(),
+        ClauseStatus::Passed => None,
         ClauseStatus::Failed => {
             let body = shown(&message.map_or_else(|| t("report.junit.failed"), str::to_string));
-            let first = body.lines().next().unwrap_or_default().to_string();
             // A runtime error is an `error`, a wrong answer a `failure`.
-            match fault.filter(|f| f.is_runtime_error()) {
-                Some(f) => problem(NonSuccessKind::Error, &fault_name(f), &first, &body),
-                None => problem(NonSuccessKind::Failure, "contract", &first, &body),
-            }
+            let (element, kind) = match fault.filter(|f| f.is_runtime_error()) {
+                Some(f) => ("error", fault_name(f)),
+                None => ("failure", "contract".to_string()),
+            };
+            Some(Problem {
+                element,
+                kind,
+                message: body.lines().next().unwrap_or_default().to_string(),
+                body,
+            })
         }
         ClauseStatus::NotImplemented => {
             let todo = || {
@@ -130,49 +203,40 @@ fn outcome(
                     &[("step", &step.step), ("function", &step.function)],
                 )
             };
-            problem(
-                NonSuccessKind::Failure,
-                "not-implemented",
-                &t("report.junit.not_implemented"),
-                &shown(&message.map_or_else(todo, str::to_string)),
-            )
+            Some(Problem {
+                element: "failure",
+                kind: "not-implemented".to_string(),
+                message: t("report.junit.not_implemented"),
+                body: shown(&message.map_or_else(todo, str::to_string)),
+            })
         }
-        // Left out of the file (see `SubmissionReport::attempted`). Surefire's
-        // `skipped` has a message and no type.
-        ClauseStatus::NotAttempted => {
-            let mut skipped = TestCaseStatus::skipped();
-            skipped.set_message(attr(&t("report.not_attempted")));
-            skipped
-        }
-        ClauseStatus::NotBuilt if s.build == Build::Error => problem(
-            NonSuccessKind::Error,
-            "review",
-            &t("report.junit.needs_review"),
-            &shown(s.review.as_deref().unwrap_or("")),
-        ),
+        // Left out of the file (see `SubmissionReport::attempted`); kept
+        // total for a report that was filtered some other way.
+        ClauseStatus::NotAttempted => Some(Problem {
+            element: "skipped",
+            kind: "not-attempted".to_string(),
+            message: t("report.not_attempted"),
+            body: String::new(),
+        }),
+        ClauseStatus::NotBuilt if s.build == Build::Error => Some(Problem {
+            element: "error",
+            kind: "review".to_string(),
+            message: t("report.junit.needs_review"),
+            body: shown(s.review.as_deref().unwrap_or("")),
+        }),
         ClauseStatus::NotBuilt => {
             let errors = s
                 .build_errors
                 .clone()
                 .unwrap_or_else(|| t("report.submission_does_not_compile"));
-            problem(
-                NonSuccessKind::Error,
-                "build",
-                &t("report.does_not_compile"),
-                &shown(&errors),
-            )
+            Some(Problem {
+                element: "error",
+                kind: "build".to_string(),
+                message: t("report.does_not_compile"),
+                body: shown(&errors),
+            })
         }
     }
-}
-
-/// A `failure` or an `error` with its `type`, `message` and text.
-fn problem(kind: NonSuccessKind, ty: &str, message: &str, body: &str) -> TestCaseStatus {
-    let mut status = TestCaseStatus::non_success(kind);
-    status
-        .set_type(attr(ty))
-        .set_message(attr(message))
-        .set_description(text(body));
-    status
 }
 
 /// A message's text as a person reads it: made visible, then capped.
@@ -188,49 +252,46 @@ fn fault_name(f: FaultKind) -> String {
     }
 }
 
-/// Seconds rounded to the millisecond, which `quick-junit` writes with three
-/// decimals ("0.000" when unknown): an `xs:float` for Surefire, and no more
-/// decimals than Jenkins' xunit schema allows.
-fn time(seconds: f64) -> Duration {
-    Duration::try_from_secs_f64(super::milliseconds(seconds)).unwrap_or_default()
+/// Seconds with three decimals ("0.000" when unknown): an `xs:float` for
+/// Surefire, and no more decimals than Jenkins' xunit schema allows.
+fn time(seconds: f64) -> String {
+    format!("{:.3}", super::milliseconds(seconds))
 }
 
-/// `raw` for `quick-junit`, with tabs as `tab`, and the characters XML 1.0
-/// forbids that it would let through (U+FFFE, U+FFFF) as U+FFFD.
-fn carried(raw: &str, tab: char) -> String {
-    raw.chars()
-        .map(|c| match c {
-            '\t' => tab,
-            '\u{FFFE}' | '\u{FFFF}' => '\u{FFFD}',
-            c => c,
-        })
-        .collect()
+/// Whether XML 1.0 allows `c` at all.
+fn allowed(c: char) -> bool {
+    matches!(c,
+        '\t' | '\n' | '\r'
+        | '\u{20}'..='\u{D7FF}'
+        | '\u{E000}'..='\u{FFFD}'
+        | '\u{10000}'..='\u{10FFFF}')
 }
 
-/// An attribute's value for `quick-junit`.
-fn attr(raw: &str) -> String {
-    carried(raw, TAB_IN_ATTRIBUTE)
-}
-
-/// Element text for `quick-junit`.
-fn text(raw: &str) -> String {
-    carried(raw, TAB_IN_TEXT)
-}
-
-/// `xml` without the `skipped` attribute of its root, `<testsuites>` (the
-/// first start tag after the declaration; `quick-junit` escapes `>` in
-/// values, so the first `>` after it ends the tag).
-fn without_root_skipped(xml: &str) -> String {
-    let tag = xml.find("<testsuites ").and_then(|start| {
-        let end = start + xml[start..].find('>')?;
-        let at = start + xml[start..end].find(" skipped=\"")?;
-        let value = at + " skipped=\"".len();
-        Some((at, value + xml[value..end].find('"')? + 1))
-    });
-    match tag {
-        Some((from, to)) => format!("{}{}", &xml[..from], &xml[to..]),
-        None => xml.to_string(),
+fn escape(raw: &str, in_attribute: bool) -> String {
+    let mut out = String::with_capacity(raw.len());
+    for c in raw.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            '\r' => out.push_str("&#13;"),
+            '\n' if in_attribute => out.push_str("&#10;"),
+            '\t' if in_attribute => out.push_str("&#9;"),
+            c if allowed(c) => out.push(c),
+            _ => out.push('\u{FFFD}'),
+        }
     }
+    out
+}
+
+fn attr(raw: &str) -> String {
+    escape(raw, true)
+}
+
+fn text(raw: &str) -> String {
+    escape(raw, false)
 }
 
 #[cfg(test)]
