@@ -52,7 +52,7 @@ build_judge() {
   built() { touch "$bin" 2>/dev/null || true; }
   # Fast path: nothing the judge is built from is newer than the judge.
   if [ -x "$bin" ] && [ -z "$(find Cargo.toml Cargo.lock checks/api checks/wire checks/scripts checks/judge/src \
-      checks/judge/Cargo.toml fixtures/cases fixtures/i18n fixtures/mistakes.json ${sources[@]+"${sources[@]}"} \
+      checks/judge/Cargo.toml fixtures/i18n fixtures/mistakes.json ${sources[@]+"${sources[@]}"} \
       -newer "$bin" -print -quit 2>/dev/null)" ]; then
     return 0
   fi

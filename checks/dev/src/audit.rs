@@ -1,11 +1,15 @@
 //! The registry check, run first by the self-test (like rustlings' `dev
 //! check`): every registered step has all of its files, and every per-step
-//! file belongs to a registered step. The case table and the words of a step
+//! file belongs to a registered step. A step's files live in its folder,
+//! `checks/judge/src/suites/sNN/` (see `Entry::dir`), beside its contract
+//! script `checks/NN-contract.sh`. The case table and the words of a step
 //! are embedded by its registry line, so the compiler already refuses a step
-//! without them; this check covers the files read at run time and the
-//! self-test's corpus.
+//! without them; this check covers the files read at run time, the
+//! self-test's corpus (`mutants/`, `alternatives/`, each file named after
+//! its step) and per-step files left in the folders that held them before
+//! the steps had folders of their own.
 
-use lab_judge::suites::{Track, REGISTRY};
+use lab_judge::suites::{text_file, Track, REGISTRY, SUITES};
 use std::path::Path;
 
 /// At least this many mutants per step: one wrong solution is not a proof.
@@ -13,18 +17,18 @@ pub const MUTANTS_PER_STEP: usize = 5;
 /// At least this many correct alternatives per step.
 pub const ALTERNATIVES_PER_STEP: usize = 2;
 
-/// The folders whose files are named after a step (`NN.md`, `NN-…`), with
-/// the track whose steps they hold (`None`: any step).
-const PER_STEP: [(&str, Option<Track>); 9] = [
-    ("fixtures/cases", None),
-    ("fixtures/i18n/en", None),
-    ("fixtures/i18n/zh", None),
-    ("fixtures/steps/en", None),
-    ("fixtures/steps/zh", None),
-    ("fixtures/mutants", Some(Track::Core)),
-    ("fixtures/mutants/advanced", Some(Track::Advanced)),
-    ("fixtures/alternatives/advanced", Some(Track::Advanced)),
-    ("checks", None),
+/// The folders that held the steps' files before each step had a folder
+/// of its own: a per-step file there (one named `NN…`, say from a branch
+/// of that time) would be read by nothing.
+const FORMER: [&str; 8] = [
+    "fixtures/cases",
+    "fixtures/i18n/en",
+    "fixtures/i18n/zh",
+    "fixtures/steps/en",
+    "fixtures/steps/zh",
+    "fixtures/mutants",
+    "fixtures/mutants/advanced",
+    "fixtures/alternatives/advanced",
 ];
 
 /// The step a per-step file is named after: its first two characters when
@@ -34,51 +38,71 @@ fn step_of(name: &str) -> Option<&str> {
     step.bytes().all(|b| b.is_ascii_digit()).then_some(step)
 }
 
-/// The plain files of `dir` (sorted names; none when it does not exist).
-fn names(dir: &Path) -> Vec<String> {
+/// The entries of `dir` of one kind (files, or with `folders` folders):
+/// sorted names, none when it does not exist.
+fn entries(dir: &Path, folders: bool) -> Vec<String> {
     let mut out: Vec<String> = std::fs::read_dir(dir)
         .into_iter()
         .flatten()
         .flatten()
-        .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
+        .filter(|e| {
+            e.file_type()
+                .is_ok_and(|t| t.is_dir() == folders && (folders || t.is_file()))
+        })
         .map(|e| e.file_name().to_string_lossy().into_owned())
         .collect();
     out.sort();
     out
 }
 
+/// The plain files of `dir` (sorted names; none when it does not exist).
+fn names(dir: &Path) -> Vec<String> {
+    entries(dir, false)
+}
+
 /// Everything wrong with the registry and the kit's per-step files under
 /// `root`, one line each; empty when all is well.
 pub fn problems(root: &Path) -> Vec<String> {
     let mut out = Vec::new();
-    let count = |dir: &str, step: &str| {
-        names(&root.join(dir))
-            .iter()
-            .filter(|n| step_of(n) == Some(step) && n.ends_with(".rs"))
-            .count()
-    };
     let core_alternatives = names(&root.join("fixtures/alternatives"))
         .iter()
         .filter(|n| n.ends_with(".rs"))
         .count();
     for entry in REGISTRY {
-        let id = entry.id;
+        let (id, dir) = (entry.id, entry.dir());
         let mut needed = vec![format!("checks/{id}-contract.sh")];
-        for lang in ["en", "zh"] {
-            needed.push(format!("fixtures/steps/{lang}/{id}.md"));
-            needed.push(format!("fixtures/steps/{lang}/{id}-hints.md"));
+        for kind in ["text", "hints"] {
+            for lang in ["en", "zh"] {
+                needed.push(format!("{dir}/{}", text_file(kind, lang)));
+            }
         }
         for file in needed {
             if !root.join(&file).is_file() {
                 out.push(format!("step {id}: {file} is missing"));
             }
         }
-        let (mutants, alternatives) = match entry.track {
-            Track::Core => (count("fixtures/mutants", id), core_alternatives),
-            Track::Advanced => (
-                count("fixtures/mutants/advanced", id),
-                count("fixtures/alternatives/advanced", id),
-            ),
+        // A step's mutants and alternatives: `.rs` files named after it.
+        let mut corpus = |kind: &str| {
+            let files = names(&root.join(&dir).join(kind));
+            let (own, stray): (Vec<&String>, Vec<&String>) = files
+                .iter()
+                .partition(|n| step_of(n) == Some(id) && n.ends_with(".rs"));
+            for name in stray {
+                out.push(format!("{dir}/{kind}/{name} is not named {id}-….rs"));
+            }
+            own.len()
+        };
+        let mutants = corpus("mutants");
+        let alternatives = match entry.track {
+            Track::Advanced => corpus("alternatives"),
+            Track::Core => {
+                if root.join(&dir).join("alternatives").exists() {
+                    out.push(format!(
+                        "{dir}/alternatives: a core step's alternatives are whole files in fixtures/alternatives"
+                    ));
+                }
+                core_alternatives
+            }
         };
         if mutants < MUTANTS_PER_STEP {
             out.push(format!(
@@ -91,17 +115,24 @@ pub fn problems(root: &Path) -> Vec<String> {
             ));
         }
     }
-    let registered = |step: &str, track: Option<Track>| {
-        REGISTRY
-            .iter()
-            .any(|e| e.id == step && track.is_none_or(|t| t == e.track))
-    };
-    for (dir, track) in PER_STEP {
+    let registered = |step: &str| REGISTRY.iter().any(|e| e.id == step);
+    for name in names(&root.join("checks")) {
+        if step_of(&name).is_some_and(|step| !registered(step)) {
+            out.push(format!("checks/{name} belongs to no registered step"));
+        }
+    }
+    for folder in entries(&root.join(SUITES), true) {
+        let step = folder.strip_prefix('s').and_then(step_of);
+        if step.is_some_and(|step| !registered(step)) {
+            out.push(format!("{SUITES}/{folder} belongs to no registered step"));
+        }
+    }
+    for dir in FORMER {
         for name in names(&root.join(dir)) {
-            if let Some(step) = step_of(&name) {
-                if !registered(step, track) {
-                    out.push(format!("{dir}/{name} belongs to no registered step"));
-                }
+            if step_of(&name).is_some() {
+                out.push(format!(
+                    "{dir}/{name}: a step's files live in its folder, {SUITES}/sNN"
+                ));
             }
         }
     }
@@ -133,7 +164,8 @@ mod tests {
         }
     }
 
-    /// A copy of the kit's fixtures and check scripts.
+    /// A copy of the kit's fixtures and check scripts (the judge's sources
+    /// hold the steps' folders).
     fn copy() -> tempfile::TempDir {
         let dir = tempfile::tempdir().unwrap();
         for part in ["fixtures", "checks"] {
@@ -149,43 +181,52 @@ mod tests {
     }
 
     #[test]
-    fn a_missing_file_and_a_stray_one_are_both_named() {
+    fn a_missing_file_and_stray_ones_are_all_named() {
         let dir = copy();
-        let first = REGISTRY[0].id;
-        std::fs::remove_file(
-            dir.path()
-                .join(format!("fixtures/steps/zh/{first}-hints.md")),
-        )
-        .unwrap();
-        std::fs::write(dir.path().join("fixtures/steps/en/99.md"), "stray").unwrap();
-        std::fs::write(dir.path().join("checks/98-contract.sh"), "stray").unwrap();
+        let first = &REGISTRY[0];
+        let (id, folder) = (first.id, first.dir());
+        let at = |rel: &str| dir.path().join(rel);
+        std::fs::remove_file(at(&format!("{folder}/hints.zh.md"))).unwrap();
+        std::fs::write(at("checks/98-contract.sh"), "stray").unwrap();
+        std::fs::create_dir_all(at(&format!("{SUITES}/s99"))).unwrap();
+        std::fs::write(at(&format!("{folder}/mutants/99-elsewhere.rs")), "").unwrap();
+        std::fs::write(at(&format!("{folder}/mutants/{id}-notes.txt")), "").unwrap();
+        std::fs::create_dir_all(at(&format!("{folder}/alternatives"))).unwrap();
+        std::fs::create_dir_all(at("fixtures/steps/en")).unwrap();
+        std::fs::write(at("fixtures/steps/en/14.md"), "stray").unwrap();
         let found = problems(dir.path());
         assert_eq!(
             found,
             vec![
-                format!("step {first}: fixtures/steps/zh/{first}-hints.md is missing"),
-                "fixtures/steps/en/99.md belongs to no registered step".to_string(),
+                format!("step {id}: {folder}/hints.zh.md is missing"),
+                format!("{folder}/mutants/{id}-notes.txt is not named {id}-….rs"),
+                format!("{folder}/mutants/99-elsewhere.rs is not named {id}-….rs"),
+                format!(
+                    "{folder}/alternatives: a core step's alternatives are whole files in fixtures/alternatives"
+                ),
                 "checks/98-contract.sh belongs to no registered step".to_string(),
+                format!("{SUITES}/s99 belongs to no registered step"),
+                format!("fixtures/steps/en/14.md: a step's files live in its folder, {SUITES}/sNN"),
             ]
         );
     }
 
     #[test]
-    fn too_few_mutants_are_named() {
+    fn too_few_mutants_and_alternatives_are_named() {
         let dir = copy();
-        let last = REGISTRY.last().unwrap().id;
-        for name in names(&dir.path().join("fixtures/mutants/advanced")) {
-            if step_of(&name) == Some(last) {
-                std::fs::remove_file(dir.path().join("fixtures/mutants/advanced").join(name))
-                    .unwrap();
-            }
+        let last = REGISTRY.last().unwrap();
+        assert_eq!(last.track, Track::Advanced);
+        for kind in ["mutants", "alternatives"] {
+            std::fs::remove_dir_all(dir.path().join(last.dir()).join(kind)).unwrap();
         }
         let found = problems(dir.path());
+        let id = last.id;
         assert_eq!(
             found,
-            vec![format!(
-                "step {last}: 0 mutants, at least {MUTANTS_PER_STEP} are needed"
-            )]
+            vec![
+                format!("step {id}: 0 mutants, at least {MUTANTS_PER_STEP} are needed"),
+                format!("step {id}: 0 alternatives, at least {ALTERNATIVES_PER_STEP} are needed"),
+            ]
         );
     }
 }

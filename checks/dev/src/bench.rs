@@ -272,7 +272,7 @@ fn measure(root: &Path, args: &BenchArgs) -> Result<Vec<Figure>, String> {
     let count = if args.quick { 4 } else { 20 };
     let text = |p: &str| std::fs::read_to_string(root.join(p)).map_err(|e| format!("{p}: {e}"));
     let solution = text("solutions/src/lib.rs")?;
-    let part = "fixtures/mutants/06-sum-not-max.rs";
+    let part = "checks/judge/src/suites/s06/mutants/06-sum-not-max.rs";
     let mutant = lab_judge::sections::splice_items(&solution, &text(part)?)
         .map_err(|e| format!("{part}: {e}"))?;
     let mut subs = Vec::new();

@@ -1,5 +1,6 @@
 //! Every word a learner (or an instructor) reads, in English and Simplified
-//! Chinese, from fixtures/i18n (embedded at build time). The language comes
+//! Chinese, from fixtures/i18n and each step folder's `words.{en,zh}.json`
+//! (embedded at build time). The language comes
 //! from --lang, then LAB_LANG, then LANG; English otherwise.
 
 use std::collections::BTreeMap;
@@ -70,7 +71,8 @@ pub fn active() -> Lang {
     *ACTIVE_LANG.get().unwrap_or(&Lang::En)
 }
 
-/// The folder name of a language's texts in fixtures/steps.
+/// A language's code, as `--lang` takes it and as the steps' text files
+/// name it (`text.<code>.md`).
 pub fn code(lang: Lang) -> &'static str {
     match lang {
         Lang::En => "en",
@@ -187,11 +189,15 @@ mod tests {
     /// every Chinese text a learner reads (catalogs and step pages).
     #[test]
     fn the_reserve_has_one_chinese_name() {
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures");
-        let mut files = vec![root.join("i18n/zh.json")];
-        for dir in ["i18n/zh", "steps/zh"] {
-            for entry in std::fs::read_dir(root.join(dir)).unwrap().flatten() {
-                files.push(entry.path());
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+        let mut files = vec![
+            root.join("fixtures/i18n/zh.json"),
+            root.join("fixtures/i18n/zh/mistakes.json"),
+        ];
+        for entry in crate::suites::REGISTRY {
+            let dir = root.join(entry.dir());
+            for name in ["words.zh.json", "text.zh.md", "hints.zh.md"] {
+                files.push(dir.join(name));
             }
         }
         for file in files {

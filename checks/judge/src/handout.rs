@@ -7,13 +7,16 @@ use crate::status;
 use std::io;
 use std::path::Path;
 
-/// Paths (relative to the kit's root) that never go into a handout.
-pub const WITHHELD: [&str; 16] = [
+/// Paths (relative to the kit's root) that never go into a handout, with
+/// all they hold. A `*` stands for any one name of a path (see
+/// [`withheld`]): every step folder's mutants and alternatives.
+pub const WITHHELD: [&str; 17] = [
     ".git",
     ".lab",
     "target",
     "solutions",
-    "fixtures/mutants",
+    "checks/judge/src/suites/*/mutants",
+    "checks/judge/src/suites/*/alternatives",
     "fixtures/alternatives",
     "fixtures/submissions",
     "fixtures/hostile",
@@ -29,6 +32,26 @@ pub const WITHHELD: [&str; 16] = [
     "grades",
 ];
 
+/// Whether `rel` (a path relative to the kit's root) is one of `pattern`'s:
+/// as many names, each equal to the pattern's, or the pattern's is `*`.
+pub fn matches(pattern: &str, rel: &Path) -> bool {
+    let mut names = rel.components().map(|c| c.as_os_str());
+    let mut parts = pattern.split('/');
+    loop {
+        match (parts.next(), names.next()) {
+            (None, None) => return true,
+            (Some(part), Some(name)) if part == "*" || name == part => {}
+            _ => return false,
+        }
+    }
+}
+
+/// Whether `rel` stays out of a handout: it matches an entry of
+/// [`WITHHELD`] (what it holds goes with it: the walk does not descend).
+pub fn withheld(rel: &Path) -> bool {
+    WITHHELD.iter().any(|w| matches(w, rel))
+}
+
 /// The workspace manifest without the withheld crates.
 pub fn handout_manifest(text: &str) -> String {
     let kept: Vec<String> = crate::files::members(text)
@@ -42,9 +65,7 @@ pub fn handout_manifest(text: &str) -> String {
 /// Writes the handout into `dir` (which may not exist yet).
 pub fn write(root: &Path, dir: &Path) -> io::Result<()> {
     std::fs::create_dir_all(dir)?;
-    crate::files::copy_tree(root, dir, &|rel| {
-        WITHHELD.iter().any(|w| rel == Path::new(w))
-    })?;
+    crate::files::copy_tree(root, dir, &withheld)?;
     let manifest = std::fs::read_to_string(root.join("Cargo.toml"))?;
     std::fs::write(dir.join("Cargo.toml"), handout_manifest(&manifest))?;
     std::fs::copy(
@@ -83,6 +104,32 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_star_stands_for_one_name_and_nothing_else() {
+        let pattern = "checks/judge/src/suites/*/mutants";
+        for (rel, wanted) in [
+            ("checks/judge/src/suites/s01/mutants", true),
+            ("checks/judge/src/suites/s13/mutants", true),
+            ("checks/judge/src/suites/mutants", false),
+            ("checks/judge/src/suites/s01/mutants.rs", false),
+            ("checks/judge/src/suites/s01/mutants/01-x.rs", false),
+            ("checks/judge/src/suites/s01/view/mutants", false),
+            ("checks/judge/src/suites/s01", false),
+            ("checks/judge/src/other/s01/mutants", false),
+        ] {
+            assert_eq!(matches(pattern, Path::new(rel)), wanted, "{rel}");
+        }
+        assert!(matches("solutions", Path::new("solutions")));
+        assert!(!matches("solutions", Path::new("solutions2")));
+        assert!(!matches("fixtures/hostile", Path::new("fixtures")));
+        assert!(withheld(Path::new(
+            "checks/judge/src/suites/s09/alternatives"
+        )));
+        assert!(!withheld(Path::new(
+            "checks/judge/src/suites/s09/cases.json"
+        )));
+    }
+
+    #[test]
     fn the_handout_manifest_drops_the_solutions() {
         let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
         let text = handout_manifest(&std::fs::read_to_string(root.join("Cargo.toml")).unwrap());
@@ -111,13 +158,22 @@ mod tests {
         assert_eq!(run(&root, &dir), status::PASSED);
         for w in [
             "solutions",
-            "fixtures/mutants",
             "fixtures/alternatives",
             "fixtures/submissions",
             "fixtures/hostile",
             "checks/judge/tests",
         ] {
             assert!(!dir.join(w).exists(), "{w} leaked into the handout");
+        }
+        // Every step's folder is there, with its texts but without its
+        // mutants and alternatives.
+        for entry in crate::suites::REGISTRY {
+            let folder = dir.join(entry.dir());
+            assert!(folder.join("text.en.md").is_file(), "{}", entry.dir());
+            assert!(root.join(entry.dir()).join("mutants").is_dir());
+            for w in ["mutants", "alternatives"] {
+                assert!(!folder.join(w).exists(), "{}/{w} leaked", entry.dir());
+            }
         }
         assert!(dir.join("lab.sh").is_file() && dir.join("checks/08-contract.sh").is_file());
         assert!(dir.join("fixtures/pristine/advanced.rs").is_file());

@@ -1,5 +1,6 @@
 //! The learner's comforts: `show`, `hint`, `status`, `watch` and `reset`.
-//! Texts come from fixtures/steps/<lang>/, words from the catalog.
+//! Texts come from each step's folder (`text.<lang>.md`, `hints.<lang>.md`),
+//! words from the catalog.
 
 use crate::catalog::{self, t, tr};
 use crate::check::CheckArgs;
@@ -18,11 +19,13 @@ fn advanced_file(root: &Path) -> Option<PathBuf> {
     Some(root.join("student/src/advanced.rs")).filter(|p| p.is_file())
 }
 
-fn step_file(root: &Path, step: &str, suffix: &str) -> Result<String, String> {
+/// A step's text (`kind` "text") or hints ("hints") in the active language,
+/// from its folder.
+fn step_file(root: &Path, step: &str, kind: &str) -> Result<String, String> {
+    let lang = catalog::code(catalog::active());
     let path: PathBuf = root
-        .join("fixtures/steps")
-        .join(catalog::code(catalog::active()))
-        .join(format!("{step}{suffix}"));
+        .join(suites::entry(step).dir())
+        .join(suites::text_file(kind, lang));
     std::fs::read_to_string(&path)
         .map_err(|_| tr("error.missing_folder", &[("path", &path.display())]))
 }
@@ -36,7 +39,7 @@ pub fn hints(text: &str) -> Vec<String> {
 }
 
 pub fn show(root: &Path, step: &str) -> u8 {
-    match step_file(root, step, ".md") {
+    match step_file(root, step, "text") {
         Ok(text) => {
             print!("{text}");
             status::PASSED
@@ -50,7 +53,7 @@ pub fn show(root: &Path, step: &str) -> u8 {
 
 /// `lab.sh hint`, or `h` in `watch` (`key`: the footer then names the key).
 pub fn hint(root: &Path, step: &str, all: bool, key: bool) -> u8 {
-    let list = match step_file(root, step, "-hints.md") {
+    let list = match step_file(root, step, "hints") {
         Ok(text) => hints(&text),
         Err(e) => {
             eprintln!("lab: {}", tr("error.kit", &[("what", &e)]));

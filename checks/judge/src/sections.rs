@@ -321,7 +321,11 @@ mod tests {
             code.flat_map(|l| l.split_whitespace()).collect()
         };
         let mut count = 0;
-        for entry in std::fs::read_dir(root.join("fixtures/mutants")).unwrap() {
+        let folders = crate::suites::REGISTRY
+            .iter()
+            .filter(|e| e.track == crate::suites::Track::Core)
+            .map(|e| root.join(e.dir()).join("mutants"));
+        for entry in folders.flat_map(|d| std::fs::read_dir(d).unwrap()) {
             let path = entry.unwrap().path();
             if path.extension().is_none_or(|e| e != "rs") {
                 continue;

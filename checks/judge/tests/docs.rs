@@ -722,8 +722,8 @@ fn the_documents_name_only_what_exists() {
 fn a_missing_path_a_broken_link_and_a_missing_anchor_are_found() {
     let root = root();
     let kit = kit_entries(&root);
-    let text = "See `checks/judge/src/no_such.rs`, `fixtures/cases/NN.json`, \
-                `compile/mod.rs`, `fixtures/i18n/{en,zh}/NN.json`, \
+    let text = "See `checks/judge/src/no_such.rs`, `checks/judge/src/suites/sNN/cases.json`, \
+                `compile/mod.rs`, `checks/judge/src/suites/sNN/words.{en,zh}.json`, \
                 [the map](MAINTAINERS.md#no-such-heading), [x](gone.md) \
                 and [y](../CONTRACT.md).\n";
     let problems = path_problems("docs/page.md", text, &kit, &root);
@@ -734,7 +734,7 @@ fn a_missing_path_a_broken_link_and_a_missing_anchor_are_found() {
     // `{en,zh}` expanded: one missing alternative is enough to fail.
     let problems = path_problems(
         "docs/page.md",
-        "`fixtures/i18n/{en,fr}/NN.json`",
+        "`checks/judge/src/suites/sNN/words.{en,fr}.json`",
         &kit,
         &root,
     );

@@ -210,7 +210,13 @@ fn a_seed_reproduces_a_run() {
     let a = run(
         kit.path(),
         "lab.sh",
-        &["check", "--subject", "fixtures/mutants", "--seed", "77"],
+        &[
+            "check",
+            "--subject",
+            "checks/judge/src/suites/s01/mutants",
+            "--seed",
+            "77",
+        ],
         BUILD,
     );
     assert_eq!(
@@ -616,6 +622,12 @@ print(d.documentElement.tagName)
     assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "testsuites");
 }
 
+/// The file of mutant `id` in a kit: in its step's folder.
+fn mutant_file(kit: &Path, id: &str) -> PathBuf {
+    let folder = suites::entry(&id[..2]).dir();
+    kit.join(folder).join(format!("mutants/{id}.rs"))
+}
+
 /// A class of 20: correct crates in both layouts, stubs, mutants, an
 /// alternative and one that does not compile; with its expected scores.
 fn class(kit: &Path, dir: &Path) -> Vec<(String, u32)> {
@@ -624,7 +636,7 @@ fn class(kit: &Path, dir: &Path) -> Vec<(String, u32)> {
     let reference = std::fs::read_to_string(&solution).unwrap();
     let spliced = tempfile::tempdir().unwrap();
     let mutant = |name: &str| {
-        let part = kit.join(format!("fixtures/mutants/{name}.rs"));
+        let part = mutant_file(kit, name);
         let part = std::fs::read_to_string(part).unwrap();
         let lib = spliced.path().join(format!("{name}.rs"));
         std::fs::write(&lib, sections::splice_items(&reference, &part).unwrap()).unwrap();
@@ -1044,7 +1056,30 @@ fn a_handout_builds_and_its_checks_fail_on_the_stubs() {
         BUILD,
     );
     assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
-    assert!(!handout.join("solutions").exists() && !handout.join("fixtures/mutants").exists());
+    assert!(!handout.join("solutions").exists());
+    // No mutant or alternative reaches a learner: no step folder's
+    // `mutants/` or `alternatives/` (nor any folder of those names), and no
+    // file that reads as one, while the kit has them all.
+    let mut leaked = Vec::new();
+    lab_judge::files::walk(&handout, &|_| false, &mut |rel, folder| {
+        let name = rel.file_name().unwrap_or_default();
+        if folder && (name == "mutants" || name == "alternatives") {
+            leaked.push(rel.display().to_string());
+        } else if !folder && rel.extension().is_some_and(|e| e == "rs") {
+            let text = std::fs::read_to_string(handout.join(rel))?;
+            if text.starts_with("// mutant:") || text.starts_with("// alternative:") {
+                leaked.push(rel.display().to_string());
+            }
+        }
+        Ok(())
+    })
+    .unwrap();
+    assert!(leaked.is_empty(), "in the handout: {leaked:?}");
+    for entry in REGISTRY {
+        let (kit_folder, folder) = (kit.path().join(entry.dir()), handout.join(entry.dir()));
+        assert!(kit_folder.join("mutants").is_dir(), "{}", entry.dir());
+        assert!(folder.join("text.en.md").is_file() && folder.join("cases.json").is_file());
+    }
     let r = run(&handout, "checks/05-contract.sh", &[], BUILD);
     assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
     assert!(
@@ -1052,6 +1087,12 @@ fn a_handout_builds_and_its_checks_fail_on_the_stubs() {
         "{}",
         r.stdout
     );
+    // The texts are read from the step's folder in the handout too (the
+    // judge is built by now).
+    let r = run(&handout, "lab.sh", &["show", "05"], QUICK);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    let text = std::fs::read_to_string(handout.join(suites::entry("05").dir()).join("text.en.md"));
+    assert_eq!(r.stdout, text.unwrap());
     let r = run(&handout, "lab.sh", &["selftest"], QUICK);
     assert_eq!(
         r.code, 2,
@@ -2504,8 +2545,7 @@ fn a_known_mistake_is_named_by_check_under_any_seed_and_recorded_by_grade() {
     let (kit, _serial) = kit();
     let id = "08-first-response-returned";
     let reference = std::fs::read_to_string(kit.path().join("solutions/src/lib.rs")).unwrap();
-    let part =
-        std::fs::read_to_string(kit.path().join(format!("fixtures/mutants/{id}.rs"))).unwrap();
+    let part = std::fs::read_to_string(mutant_file(kit.path(), id)).unwrap();
     let sub = tempfile::tempdir().unwrap();
     let lib = sub.path().join("mutant/src/lib.rs");
     std::fs::create_dir_all(lib.parent().unwrap()).unwrap();

@@ -19,9 +19,11 @@ use lab_judge::catalog::{self, Lang};
 use lab_judge::{sections, suites};
 
 /// The mutant whose failures each step's snapshots show: a core mutant is
-/// put into the reference lib.rs, an advanced one into advanced.rs. Every
-/// registered step has exactly one (checked below); its number is the
-/// name's first two characters.
+/// put into the reference lib.rs, an advanced one into advanced.rs. At
+/// most one per registered step, in order (checked below); its number is
+/// the name's first two characters. A step not named here shows the first
+/// mutant of its folder by name (see [`shown`]), so a new step needs no
+/// line here.
 const SHOWN: &[&str] = &[
     "01-429-forgotten",
     "02-unicode-uppercase-method",
@@ -77,6 +79,12 @@ fn compare(name: &str, got: &str) {
     snapshot::compare(&format!("tests/snapshots/{name}"), got);
 }
 
+/// A mutant's file, in its step's folder.
+fn mutant_file(mutant: &str) -> std::path::PathBuf {
+    let folder = suites::entry(&mutant[..2]).dir();
+    root().join(folder).join(format!("mutants/{mutant}.rs"))
+}
+
 /// The subject files of one mutant, under target/snapshots: the
 /// arguments of `check` after the step.
 fn subject(mutant: &str) -> Vec<String> {
@@ -86,9 +94,7 @@ fn subject(mutant: &str) -> Vec<String> {
     let file = format!("target/snapshots/{mutant}.rs");
     if suites::is_advanced(step) {
         let reference = std::fs::read_to_string(root().join("solutions/advanced.rs")).unwrap();
-        let part =
-            std::fs::read_to_string(root().join(format!("fixtures/mutants/advanced/{mutant}.rs")))
-                .unwrap();
+        let part = std::fs::read_to_string(mutant_file(mutant)).unwrap();
         let text = sections::splice(&reference, &part).unwrap();
         std::fs::write(root().join(&file), text).unwrap();
         ["--subject", "solutions/src/lib.rs", "--advanced", &file]
@@ -96,8 +102,7 @@ fn subject(mutant: &str) -> Vec<String> {
             .to_vec()
     } else {
         let reference = std::fs::read_to_string(root().join("solutions/src/lib.rs")).unwrap();
-        let part =
-            std::fs::read_to_string(root().join(format!("fixtures/mutants/{mutant}.rs"))).unwrap();
+        let part = std::fs::read_to_string(mutant_file(mutant)).unwrap();
         let text = sections::splice_items(&reference, &part).unwrap();
         std::fs::write(root().join(&file), text).unwrap();
         ["--subject", &file].map(String::from).to_vec()
@@ -142,18 +147,58 @@ fn by_clause(step: &str, lang: &str, out: &str) -> (String, Vec<(String, String)
     (frame.join("\n") + "\n", blocks)
 }
 
+/// The mutant each registered step shows, in order: the one [`SHOWN`]
+/// names, else the first of the step's `mutants/` by name.
+fn shown() -> Vec<String> {
+    suites::REGISTRY
+        .iter()
+        .map(|e| {
+            if let Some(named) = SHOWN.iter().find(|m| m.starts_with(e.id)) {
+                return named.to_string();
+            }
+            let dir = root().join(e.dir()).join("mutants");
+            let mut names: Vec<String> = std::fs::read_dir(&dir)
+                .unwrap_or_else(|err| panic!("{}: {err}", dir.display()))
+                .flatten()
+                .filter_map(|f| {
+                    f.file_name()
+                        .to_str()?
+                        .strip_suffix(".rs")
+                        .map(String::from)
+                })
+                .collect();
+            names.sort();
+            names.into_iter().next().expect("every step has mutants")
+        })
+        .collect()
+}
+
 #[test]
 fn every_registered_step_shows_one_mutant() {
     let steps: Vec<&str> = SHOWN.iter().map(|m| &m[..2]).collect();
     let registered: Vec<&str> = suites::REGISTRY.iter().map(|e| e.id).collect();
-    assert_eq!(steps, registered);
+    // Each named one is a mutant of its step, at most one per step, in the
+    // registry's order.
+    let mut at = registered.iter();
+    for step in &steps {
+        assert!(
+            at.any(|r| r == step),
+            "SHOWN: {step} out of order, twice or unregistered"
+        );
+    }
+    for mutant in SHOWN {
+        assert!(mutant_file(mutant).is_file(), "{mutant}");
+    }
+    let all = shown();
+    assert_eq!(all.len(), registered.len());
+    assert!(all.iter().zip(&registered).all(|(m, r)| m.starts_with(*r)));
 }
 
 #[test]
 fn a_failing_clause_of_every_step_in_both_languages() {
     let state = tempfile::tempdir().unwrap();
     let mut written = Vec::new();
-    for mutant in SHOWN {
+    for mutant in &shown() {
         let step = &mutant[..2];
         let files = subject(mutant);
         for lang in ["en", "zh"] {

@@ -1,19 +1,26 @@
 //! `lab.sh new-step NN NAME`, for maintainers: adds advanced step NN (the
 //! one after the last registered step) checking the learner item NAME,
-//! with every file "Adding a step" in docs/MAINTAINERS.md lists. The new
-//! files come from the templates in `templates/` (`{NN}` and `{NAME}`
-//! filled in); the shared ones gain one line each (`edits`). The step's
-//! one clause, its model, its learner stub and its reference answer are
-//! placeholders, and both of the last two are `todo!()`, so the step fails
-//! until a maintainer writes it. Nothing is written unless everything can
-//! be: a registered step, a file in the way or a shared file of another
-//! shape is refused before the first write.
+//! with every file docs/maintainers/steps.md lists. The new files come from
+//! the templates in `templates/` (`{NN}` and `{NAME}` filled in): the
+//! step's folder `checks/judge/src/suites/sNN/` (model, data, mutants,
+//! alternatives; [`FOLDER`], [`MUTANTS`], [`ALTERNATIVES`]), and outside it
+//! only its script types, its runner glue and its contract script
+//! ([`new_files`]). Six shared files gain the step (`edits`): the registry
+//! line, the script and glue lists, the stub and the reference sections,
+//! and the sample class's expected statuses. The step's weight is the
+//! default (1, `fixtures/weights.json` left alone), and its snapshots show
+//! its first mutant by name. The step's one clause, its model, its learner
+//! stub and its reference answer are placeholders, and both of the last
+//! two are `todo!()`, so the step fails until a maintainer writes it.
+//! Nothing is written unless everything can be: a registered step, a file
+//! in the way or a shared file of another shape is refused before the
+//! first write.
 
 mod edits;
 
 use lab_judge::catalog::tr;
 use lab_judge::status;
-use lab_judge::suites::REGISTRY;
+use lab_judge::suites::{REGISTRY, SUITES};
 use std::path::Path;
 
 /// The longest NAME taken: the templates' lines stay as rustfmt lays them
@@ -158,31 +165,53 @@ fn fill(template: &str, step: &str, name: &str) -> String {
     template.replace("{NN}", step).replace("{NAME}", name)
 }
 
-/// Every file step `step` named `name` adds, from the templates.
+/// The files of a new step's folder (`checks/judge/src/suites/sNN/`), each
+/// with its template: the model, then the data (the mutants and
+/// alternatives follow in [`new_files`]).
+const FOLDER: [(&str, &str); 12] = [
+    ("mod.rs", include_str!("templates/judge-mod.rs.in")),
+    ("table.rs", include_str!("templates/judge-table.rs.in")),
+    ("model.rs", include_str!("templates/judge-model.rs.in")),
+    (
+        "generate.rs",
+        include_str!("templates/judge-generate.rs.in"),
+    ),
+    ("view.rs", include_str!("templates/judge-view.rs.in")),
+    ("cases.json", include_str!("templates/cases.json.in")),
+    ("words.en.json", include_str!("templates/words.en.json.in")),
+    ("words.zh.json", include_str!("templates/words.zh.json.in")),
+    ("text.en.md", include_str!("templates/text.en.md.in")),
+    ("text.zh.md", include_str!("templates/text.zh.md.in")),
+    ("hints.en.md", include_str!("templates/hints.en.md.in")),
+    ("hints.zh.md", include_str!("templates/hints.zh.md.in")),
+];
+
+/// Every file step `step` named `name` adds, from the templates: its
+/// folder, then the three files other crates and learners need of it (the
+/// script types, the runner's glue, the contract script).
 fn new_files(step: &str, name: &str) -> Vec<(String, String)> {
     let t = |template: &str| fill(template, step, name);
-    let judge = format!("checks/judge/src/suites/s{step}");
-    let mut files = vec![
-        (
-            format!("{judge}/mod.rs"),
-            t(include_str!("templates/judge-mod.rs.in")),
-        ),
-        (
-            format!("{judge}/table.rs"),
-            t(include_str!("templates/judge-table.rs.in")),
-        ),
-        (
-            format!("{judge}/model.rs"),
-            t(include_str!("templates/judge-model.rs.in")),
-        ),
-        (
-            format!("{judge}/generate.rs"),
-            t(include_str!("templates/judge-generate.rs.in")),
-        ),
-        (
-            format!("{judge}/view.rs"),
-            t(include_str!("templates/judge-view.rs.in")),
-        ),
+    let folder = format!("{SUITES}/s{step}");
+    let mut files: Vec<(String, String)> = FOLDER
+        .iter()
+        .map(|(file, template)| (format!("{folder}/{file}"), t(template)))
+        .collect();
+    let part = |template: &str, what: &str, body: &str| {
+        t(template).replace("{WHAT}", what).replace("{BODY}", body)
+    };
+    for (mutant, what, body) in MUTANTS {
+        files.push((
+            format!("{folder}/mutants/{}.rs", mutant_name(step, mutant)),
+            part(include_str!("templates/mutant.rs.in"), what, body),
+        ));
+    }
+    for (alternative, how, body) in ALTERNATIVES {
+        files.push((
+            format!("{folder}/alternatives/{step}-placeholder-{alternative}.rs"),
+            part(include_str!("templates/alternative.rs.in"), how, body),
+        ));
+    }
+    files.extend([
         (
             format!("checks/scripts/src/s{step}.rs"),
             t(include_str!("templates/script.rs.in")),
@@ -195,50 +224,7 @@ fn new_files(step: &str, name: &str) -> Vec<(String, String)> {
             format!("checks/{step}-contract.sh"),
             t(include_str!("templates/contract.sh.in")),
         ),
-        (
-            format!("fixtures/cases/{step}.json"),
-            t(include_str!("templates/cases.json.in")),
-        ),
-        (
-            format!("fixtures/i18n/en/{step}.json"),
-            t(include_str!("templates/words.en.json.in")),
-        ),
-        (
-            format!("fixtures/i18n/zh/{step}.json"),
-            t(include_str!("templates/words.zh.json.in")),
-        ),
-        (
-            format!("fixtures/steps/en/{step}.md"),
-            t(include_str!("templates/step.en.md.in")),
-        ),
-        (
-            format!("fixtures/steps/zh/{step}.md"),
-            t(include_str!("templates/step.zh.md.in")),
-        ),
-        (
-            format!("fixtures/steps/en/{step}-hints.md"),
-            t(include_str!("templates/hints.en.md.in")),
-        ),
-        (
-            format!("fixtures/steps/zh/{step}-hints.md"),
-            t(include_str!("templates/hints.zh.md.in")),
-        ),
-    ];
-    let part = |template: &str, what: &str, body: &str| {
-        t(template).replace("{WHAT}", what).replace("{BODY}", body)
-    };
-    for (mutant, what, body) in MUTANTS {
-        files.push((
-            format!("fixtures/mutants/advanced/{}.rs", mutant_name(step, mutant)),
-            part(include_str!("templates/mutant.rs.in"), what, body),
-        ));
-    }
-    for (alternative, how, body) in ALTERNATIVES {
-        files.push((
-            format!("fixtures/alternatives/advanced/{step}-placeholder-{alternative}.rs"),
-            part(include_str!("templates/alternative.rs.in"), how, body),
-        ));
-    }
+    ]);
     files
 }
 
@@ -288,24 +274,9 @@ pub fn plan(root: &Path, step: &str, name: &str) -> Result<Vec<File>, String> {
         }
         files.push(edited(path, text));
     }
-    let shown = mutant_name(step, MUTANTS[0].0);
-    let shared = [
-        (
-            "fixtures/weights.json",
-            edits::weights(&read("fixtures/weights.json")?, step),
-        ),
-        (
-            "fixtures/submissions/expected.json",
-            edits::expected(&read("fixtures/submissions/expected.json")?, step),
-        ),
-        (
-            "checks/judge/tests/snapshots.rs",
-            edits::shown(&read("checks/judge/tests/snapshots.rs")?, last, &shown),
-        ),
-    ];
-    for (path, text) in shared {
-        files.push(edited(path, text.ok_or_else(|| shape(path))?));
-    }
+    let path = "fixtures/submissions/expected.json";
+    let text = edits::expected(&read(path)?, step).ok_or_else(|| shape(path))?;
+    files.push(edited(path, text));
     Ok(files)
 }
 

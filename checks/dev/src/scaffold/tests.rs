@@ -72,20 +72,56 @@ fn the_plan_for_the_kit_adds_every_file_of_a_step_and_writes_nothing() {
             .filter(|f| f.new && f.path.starts_with(dir))
             .count()
     };
+    let folder = format!("{SUITES}/s{next}/");
     assert_eq!(
-        new("fixtures/mutants/advanced/"),
+        new(&format!("{folder}mutants/")),
         crate::audit::MUTANTS_PER_STEP
     );
     assert_eq!(
-        new("fixtures/alternatives/advanced/"),
+        new(&format!("{folder}alternatives/")),
         crate::audit::ALTERNATIVES_PER_STEP
     );
+    // Its folder holds all of a step but the script types, the runner's
+    // glue and the contract script.
+    let outside: Vec<&str> = files
+        .iter()
+        .filter(|f| f.new && !f.path.starts_with(&folder))
+        .map(|f| f.path.as_str())
+        .collect();
+    assert_eq!(
+        outside,
+        [
+            format!("checks/scripts/src/s{next}.rs"),
+            format!("checks/runner-advanced/src/glue/s{next}.rs"),
+            format!("checks/{next}-contract.sh"),
+        ]
+    );
+    assert_eq!(
+        new(&folder),
+        FOLDER.len() + MUTANTS.len() + ALTERNATIVES.len()
+    );
+    for file in ["cases.json", "words.en.json", "text.zh.md", "hints.en.md"] {
+        assert!(
+            files.iter().any(|f| f.path == format!("{folder}{file}")),
+            "{file}"
+        );
+    }
     let edited: Vec<&str> = files
         .iter()
         .filter(|f| !f.new)
         .map(|f| f.path.as_str())
         .collect();
-    assert_eq!(edited.len(), 8, "{edited:?}");
+    assert_eq!(
+        edited,
+        [
+            "fixtures/pristine/advanced.rs",
+            "solutions/advanced.rs",
+            "checks/judge/src/suites/mod.rs",
+            "checks/scripts/src/lib.rs",
+            "checks/runner-advanced/src/glue/mod.rs",
+            "fixtures/submissions/expected.json",
+        ]
+    );
     let mark = format!("// ===== step {next}: echo_back =====");
     let reference = files
         .iter()

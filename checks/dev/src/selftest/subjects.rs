@@ -1,7 +1,11 @@
 //! The subjects selftest checks (the reference, the stubs, every mutant
-//! and alternative), and what each must come to.
+//! and alternative), and what each must come to. Mutants and an advanced
+//! step's alternatives are found in each registered step's folder
+//! (`mutants/`, `alternatives/`); the core alternatives, whole `lib.rs`
+//! files spanning every core step, in `fixtures/alternatives/`.
 
 use super::SelftestArgs;
+use lab_judge::suites::{Track, REGISTRY};
 use std::path::{Path, PathBuf};
 
 #[derive(Debug, Clone)]
@@ -56,12 +60,26 @@ fn stem(p: &Path) -> String {
         .unwrap_or_default()
 }
 
+/// The `.rs` files of every registered step's folder `kind` (`mutants` or
+/// `alternatives`), in the registry's order, each with whether its step is
+/// advanced.
+pub(super) fn per_step(root: &Path, kind: &str) -> Vec<(PathBuf, bool)> {
+    REGISTRY
+        .iter()
+        .flat_map(|e| {
+            let advanced = e.track == Track::Advanced;
+            rs_files(&root.join(e.dir()).join(kind))
+                .into_iter()
+                .map(move |file| (file, advanced))
+        })
+        .collect()
+}
+
 /// Every mutant's id as a known mistake (its file stem), core and advanced.
 pub(super) fn mutant_ids(root: &Path) -> Vec<String> {
-    rs_files(&root.join("fixtures/mutants"))
-        .into_iter()
-        .chain(rs_files(&root.join("fixtures/mutants/advanced")))
-        .map(|p| stem(&p))
+    per_step(root, "mutants")
+        .iter()
+        .map(|(p, _)| stem(p))
         .collect()
 }
 
@@ -101,7 +119,12 @@ pub(super) fn subjects(root: &Path, args: &SelftestArgs, seed: u64) -> Vec<Subje
             lib: SourceFile::Whole(lib),
         });
     }
-    for part in rs_files(&root.join("fixtures/alternatives/advanced")) {
+    // A core step's alternatives are the whole files above (the registry
+    // check names an `alternatives/` folder of a core step).
+    for (part, _) in per_step(root, "alternatives")
+        .into_iter()
+        .filter(|(_, a)| *a)
+    {
         out.push(Subject {
             kind: "alternative",
             name: format!("advanced/{}", stem(&part)),
@@ -110,15 +133,7 @@ pub(super) fn subjects(root: &Path, args: &SelftestArgs, seed: u64) -> Vec<Subje
             expect: Expectation::PassAll(few.clone(), advanced.clone()),
         });
     }
-    let mutants = rs_files(&root.join("fixtures/mutants"))
-        .into_iter()
-        .map(|part| (part, false))
-        .chain(
-            rs_files(&root.join("fixtures/mutants/advanced"))
-                .into_iter()
-                .map(|part| (part, true)),
-        );
-    for (file, is_advanced) in mutants {
+    for (file, is_advanced) in per_step(root, "mutants") {
         let source = std::fs::read_to_string(&file).unwrap_or_default();
         let clause = caught_by(&source).unwrap_or_default();
         out.push(if is_advanced {
@@ -154,6 +169,55 @@ mod tests {
         let src = "// mutant: x\n// caught-by: 04/attempt-above-30\npub use lab_api::*;\n// caught-by: 01/nope\n";
         assert_eq!(caught_by(src).as_deref(), Some("04/attempt-above-30"));
         assert_eq!(caught_by("pub use lab_api::*;\n// caught-by: 01/x"), None);
+    }
+
+    #[test]
+    fn mutants_and_alternatives_are_found_in_their_steps_folders() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+        let args = SelftestArgs {
+            seed: None,
+            seeds: 1,
+            jobs: 1,
+            only: None,
+            write_mistakes: false,
+        };
+        let all = subjects(&root, &args, 1);
+        let named = |kind: &str, name: &str| {
+            all.iter()
+                .find(|s| s.kind == kind && s.name == name)
+                .unwrap_or_else(|| panic!("{kind} {name} not found"))
+        };
+        // A core mutant is spliced into lib.rs, an advanced one (and an
+        // advanced alternative) into advanced.rs; a core alternative is a
+        // whole lib.rs.
+        let core = named("mutant", "01-408-retryable");
+        assert!(matches!(core.lib, SourceFile::Spliced(_)) && core.advanced.is_none());
+        for (kind, name) in [
+            ("mutant", "advanced/09-lazy-start"),
+            ("alternative", "advanced/13-x2-atomic-catch-unwind"),
+        ] {
+            let advanced = named(kind, name);
+            assert!(matches!(advanced.lib, SourceFile::Whole(_)));
+            assert!(matches!(advanced.advanced, Some(SourceFile::Spliced(_))));
+        }
+        let whole = named("alternative", "a1-extra-clock-reads");
+        assert!(matches!(whole.lib, SourceFile::Whole(_)) && whole.advanced.is_none());
+        // Every step's folder gives its own, and ids stay file stems.
+        let count = |kind| all.iter().filter(|s| s.kind == kind).count();
+        let mutants: usize = REGISTRY
+            .iter()
+            .map(|e| rs_files(&root.join(e.dir()).join("mutants")).len())
+            .sum();
+        assert_eq!(count("mutant"), mutants);
+        assert_eq!(mutant_ids(&root).len(), mutants);
+        assert!(mutant_ids(&root).contains(&"13-hostile-own-threads".to_string()));
+        let advanced_alternatives = per_step(&root, "alternatives").len();
+        let core_alternatives = rs_files(&root.join("fixtures/alternatives")).len();
+        assert_eq!(
+            count("alternative"),
+            core_alternatives + advanced_alternatives
+        );
+        assert!(mutants >= 200 && advanced_alternatives >= 10 && core_alternatives >= 5);
     }
 
     #[test]

@@ -229,7 +229,6 @@ mod tests {
         assert_eq!(lab.mode & 0o111, 0o111, "lab.sh stays executable");
         for withheld in [
             "kit/solutions/",
-            "kit/fixtures/mutants/",
             "kit/fixtures/alternatives/",
             "kit/fixtures/submissions/",
             "kit/checks/judge/tests/",
@@ -240,6 +239,12 @@ mod tests {
                 !names.iter().any(|n| n.starts_with(withheld)),
                 "{withheld} leaked into the package"
             );
+        }
+        // No step folder's mutants or alternatives either.
+        assert!(names.contains(&"kit/checks/judge/src/suites/s01/text.en.md"));
+        for withheld in ["/mutants/", "/alternatives/"] {
+            let leaked = names.iter().find(|n| n.contains(withheld));
+            assert!(leaked.is_none(), "{leaked:?} leaked into the package");
         }
         let setup = std::str::from_utf8(&entries[0].data).unwrap();
         assert!(

@@ -1,11 +1,13 @@
-//! Reading the hand-written case tables of fixtures/cases, which the
-//! registry embeds at build time so the judge needs no files at run time. Floats are written as Rust text.
+//! Reading the hand-written case tables (each step folder's `cases.json`),
+//! which the registry embeds at build time so the judge needs no files at
+//! run time. Floats are written as Rust text.
 
 use serde_json::Value;
 
 pub fn table(step: &str) -> Vec<Value> {
-    let doc: Value = serde_json::from_str(super::entry(step).table)
-        .unwrap_or_else(|e| panic!("fixtures/cases/{step}.json: {e}"));
+    let entry = super::entry(step);
+    let doc: Value = serde_json::from_str(entry.table)
+        .unwrap_or_else(|e| panic!("{}/cases.json: {e}", entry.dir()));
     doc["cases"].as_array().cloned().unwrap_or_default()
 }
 

@@ -2,6 +2,9 @@
 //! clauses (one trial each);
 //! a clause is a list of checks: the hand-written table's cases first, then
 //! the generated ones, so the smallest failing input is shown first.
+//!
+//! Each step lives in one folder, `suites/sNN/`: its model (Rust) and all
+//! of its data (see [`Entry::dir`]).
 
 pub(crate) mod fixture;
 
@@ -74,9 +77,12 @@ pub trait Step: Sync {
     }
 }
 
+/// Where the steps' folders are, from the kit's root.
+pub const SUITES: &str = "checks/judge/src/suites";
+
 /// A registered step: its number, the learner items it checks, its track,
-/// its code, its live demonstration if it has one, and its data files
-/// (embedded at build time).
+/// its code, its live demonstration if it has one, its folder, and the
+/// data files of it that the judge embeds at build time.
 pub struct Entry {
     pub id: &'static str,
     pub items: &'static str,
@@ -84,10 +90,32 @@ pub struct Entry {
     pub step: &'static dyn Step,
     /// What `lab.sh try NN` shows of the step, if anything.
     pub live: Option<Live>,
-    /// `fixtures/cases/NN.json`: the hand-written table.
+    /// The step's folder under [`SUITES`] (its module's name, `sNN`).
+    pub folder: &'static str,
+    /// `cases.json` of the step's folder: the hand-written table.
     pub table: &'static str,
-    /// `fixtures/i18n/{en,zh}/NN.json`: the step's words (clause names…).
+    /// `words.{en,zh}.json` of the step's folder: the step's words (clause
+    /// names…), merged into the catalogs.
     pub words: [&'static str; 2],
+}
+
+impl Entry {
+    /// The step's folder, from the kit's root (`checks/judge/src/suites/sNN`):
+    /// its model, and every file of its own. Embedded at build time:
+    /// `cases.json` (the hand table) and `words.{en,zh}.json`. Read at run
+    /// time: `text.{en,zh}.md` and `hints.{en,zh}.md` (`show`, `hint`), and,
+    /// by the maintainers' self-test only, `mutants/` (wrong solutions that
+    /// must fail) and `alternatives/` (an advanced step's correct ones that
+    /// must pass), which a handout leaves out.
+    pub fn dir(&self) -> String {
+        format!("{SUITES}/{}", self.folder)
+    }
+}
+
+/// The file of a step's folder holding its text (`"text"`) or its hints
+/// (`"hints"`) in the language whose code is `lang` (`en`, `zh`).
+pub fn text_file(kind: &str, lang: &str) -> String {
+    format!("{kind}.{lang}.md")
 }
 
 /// The `ThisStep` of a core step's folder: `build(step, g)` in its `mod.rs`
@@ -169,8 +197,10 @@ macro_rules! advanced_step {
 /// One registry line: `(id, items, track, module)`, or
 /// `(id, items, track, module, live: Mode)` for a step with a demonstration
 /// (`lab.sh try`; `Mode` a variant of [`Live`]). The module is the step's
-/// folder, `suites/sNN/`, whose `ThisStep` implements [`Step`]; its
-/// `build` gets `id` from here, and its tests read it as `ThisStep::ID`.
+/// folder, `suites/sNN/`, whose `ThisStep` implements [`Step`] and whose
+/// `cases.json` and `words.{en,zh}.json` the line embeds (a missing one
+/// fails the build); its `build` gets `id` from here, and its tests read it
+/// as `ThisStep::ID`.
 macro_rules! steps {
     (@live) => { None };
     (@live $live:ident) => { Some(Live::$live) };
@@ -193,10 +223,11 @@ macro_rules! steps {
             track: Track::$track,
             step: &$module::ThisStep,
             live: steps!(@live $($live)?),
-            table: include_str!(concat!("../../../../fixtures/cases/", $id, ".json")),
+            folder: stringify!($module),
+            table: include_str!(concat!(stringify!($module), "/cases.json")),
             words: [
-                include_str!(concat!("../../../../fixtures/i18n/en/", $id, ".json")),
-                include_str!(concat!("../../../../fixtures/i18n/zh/", $id, ".json")),
+                include_str!(concat!(stringify!($module), "/words.en.json")),
+                include_str!(concat!(stringify!($module), "/words.zh.json")),
             ],
         },)*];
     };

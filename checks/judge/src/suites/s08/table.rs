@@ -1,5 +1,5 @@
 //! How step 08 reads its hand table: scenarios with hand-computed traces
-//! (`fixtures/cases/08.json`).
+//! (`cases.json`).
 
 use super::super::{fixture, Builder, Expect};
 use super::generate::Plan;

@@ -1,4 +1,4 @@
-//! How step 09 reads its hand table (`fixtures/cases/09.json`): ops and
+//! How step 09 reads its hand table (`cases.json`): ops and
 //! answers as text, or "rejected".
 
 use super::super::fixture;

@@ -1,4 +1,4 @@
-//! How step 10 reads its hand table (`fixtures/cases/10.json`): the fields,
+//! How step 10 reads its hand table (`cases.json`): the fields,
 //! the receipt time, and `ok N` or `err kind`.
 
 use super::model::err;

@@ -1,4 +1,4 @@
-//! Step 11's hand-written table, `fixtures/cases/11.json`: rows read into
+//! Step 11's hand-written table, `cases.json`: rows read into
 //! `admit` calls or `execute_admitted` scenarios, with their expectations.
 
 use super::model;

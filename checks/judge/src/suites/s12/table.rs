@@ -1,4 +1,4 @@
-//! Step 12's hand-written table, `fixtures/cases/12.json`: each row read
+//! Step 12's hand-written table, `cases.json`: each row read
 //! into a script and the observation it expects.
 
 use super::model::guarded;
@@ -48,7 +48,7 @@ pub(super) fn is_guarded_row(case: &Value) -> bool {
 }
 
 /// A `guarded_read` row: step 11's scenario fields and expectations (see
-/// `fixtures/cases/11.json`), plus `wakes`, `closing` (how far closing the
+/// `s11/cases.json`), plus `wakes`, `closing` (how far closing the
 /// k-th response moves the clock) and `sleeper_panics` (which sleep panics).
 pub(super) fn guarded_from_table(g: &mut Gen, case: &Value) -> (Guarded, GuardedSeen) {
     let (read, events, ending) = untimed_from_table(g, case);

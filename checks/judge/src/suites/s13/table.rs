@@ -1,4 +1,4 @@
-//! Step 13's hand table: `fixtures/cases/13.json` cases read into scripts
+//! Step 13's hand table: `cases.json` cases read into scripts
 //! and the observations they expect.
 
 use crate::suites::fixture;
