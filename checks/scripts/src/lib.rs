@@ -36,64 +36,50 @@ pub use named::Named;
 
 use lab_wire::Call;
 
-/// One advanced step's script, typed: one variant per step, so that code
-/// that handles every step (the runner's dispatch) does not compile while
-/// a step is missing. On the wire it is a [`Call::Advanced`]: the step's
-/// number and its script's JSON.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Script {
-    S09(s09::Script),
-    S10(s10::Script),
-    S11(s11::Script),
-    S12(s12::Script),
-    S13(s13::Script),
-}
-
-impl Script {
-    /// The step, as the registry and the wire name it.
-    pub fn step(&self) -> &'static str {
-        match self {
-            Script::S09(_) => "09",
-            Script::S10(_) => "10",
-            Script::S11(_) => "11",
-            Script::S12(_) => "12",
-            Script::S13(_) => "13",
+/// The advanced steps, each once: `"NN" => sNN, SNN`. A new step is one
+/// more entry here (and its `pub mod` line above).
+macro_rules! scripts {
+    ($($step:literal => $module:ident, $variant:ident);* $(;)?) => {
+        /// One advanced step's script, typed: one variant per step, so that
+        /// code that handles every step (the runner's dispatch) does not
+        /// compile while a step is missing. On the wire it is a
+        /// [`Call::Advanced`]: the step's number and its script's JSON.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum Script {
+            $($variant($module::Script),)*
         }
-    }
 
-    /// The protocol call that carries this script.
-    pub fn call(&self) -> Call {
-        let input = match self {
-            Script::S09(s) => serde_json::to_value(s),
-            Script::S10(s) => serde_json::to_value(s),
-            Script::S11(s) => serde_json::to_value(s),
-            Script::S12(s) => serde_json::to_value(s),
-            Script::S13(s) => serde_json::to_value(s),
-        };
-        Call::Advanced {
-            step: self.step().to_string(),
-            input: input.expect("scripts serialise"),
+        impl Script {
+            /// The step, as the registry and the wire name it.
+            pub fn step(&self) -> &'static str {
+                match self {
+                    $(Script::$variant(_) => $step,)*
+                }
+            }
+
+            /// The protocol call that carries this script.
+            pub fn call(&self) -> Call {
+                let input = match self {
+                    $(Script::$variant(s) => serde_json::to_value(s),)*
+                };
+                Call::Advanced {
+                    step: self.step().to_string(),
+                    input: input.expect("scripts serialise"),
+                }
+            }
+
+            /// The script a [`Call::Advanced`] carries for `step`.
+            pub fn read(step: &str, input: serde_json::Value) -> Result<Script, String> {
+                match step {
+                    $($step => $module::read(input).map(Script::$variant),)*
+                    other => Err(format!("no advanced step {other}")),
+                }
+            }
         }
-    }
 
-    /// The script a [`Call::Advanced`] carries for `step`.
-    pub fn read(step: &str, input: serde_json::Value) -> Result<Script, String> {
-        match step {
-            "09" => s09::read(input).map(Script::S09),
-            "10" => s10::read(input).map(Script::S10),
-            "11" => s11::read(input).map(Script::S11),
-            "12" => s12::read(input).map(Script::S12),
-            "13" => s13::read(input).map(Script::S13),
-            other => Err(format!("no advanced step {other}")),
-        }
-    }
-}
-
-macro_rules! typed {
-    ($($step:ident => $variant:ident),*) => {
         $(
-            impl From<$step::Script> for Script {
-                fn from(script: $step::Script) -> Script {
+            impl From<$module::Script> for Script {
+                fn from(script: $module::Script) -> Script {
                     Script::$variant(script)
                 }
             }
@@ -101,7 +87,13 @@ macro_rules! typed {
     };
 }
 
-typed!(s09 => S09, s10 => S10, s11 => S11, s12 => S12, s13 => S13);
+scripts! {
+    "09" => s09, S09;
+    "10" => s10, S10;
+    "11" => s11, S11;
+    "12" => s12, S12;
+    "13" => s13, S13;
+}
 
 #[cfg(test)]
 mod tests {

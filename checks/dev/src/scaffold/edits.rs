@@ -21,11 +21,6 @@ pub(super) fn after_line(text: &str, anchor: &str, new: &str) -> Option<String> 
     Some(out)
 }
 
-/// `text` with its one occurrence of `old` replaced by `new`.
-pub(super) fn replace_once(text: &str, old: &str, new: &str) -> Option<String> {
-    (text.matches(old).count() == 1).then(|| text.replacen(old, new, 1))
-}
-
 /// The Rust sources that list every advanced step, as (file, edits): each
 /// edit is (the last step's line, the new step's line after it).
 pub(super) fn rust_lines(last: &str, step: &str, name: &str) -> Vec<(&'static str, Vec<Line>)> {
@@ -48,16 +43,7 @@ pub(super) fn rust_lines(last: &str, step: &str, name: &str) -> Vec<(&'static st
             "checks/scripts/src/lib.rs",
             vec![
                 pair(&format!("pub mod s{last};")),
-                pair(&format!("S{last}(s{last}::Script),")),
-                pair(&format!("Script::S{last}(_) => \"{last}\",")),
-                pair(&format!("Script::S{last}(s) => serde_json::to_value(s),")),
-                pair(&format!(
-                    "\"{last}\" => s{last}::read(input).map(Script::S{last}),"
-                )),
-                Line::Replace(
-                    format!("s{last} => S{last});"),
-                    format!("s{last} => S{last}, s{step} => S{step});"),
-                ),
+                pair(&format!("\"{last}\" => s{last}, S{last};")),
             ],
         ),
         (
@@ -74,15 +60,12 @@ pub(super) fn rust_lines(last: &str, step: &str, name: &str) -> Vec<(&'static st
 pub(super) enum Line {
     /// Put the second line after the one line that reads as the first.
     After(String, String),
-    /// Replace the one occurrence of the first text by the second.
-    Replace(String, String),
 }
 
 impl Line {
     pub(super) fn apply(&self, text: &str) -> Option<String> {
         match self {
             Line::After(anchor, new) => after_line(text, anchor, new),
-            Line::Replace(old, new) => replace_once(text, old, new),
         }
     }
 }
@@ -156,8 +139,6 @@ mod tests {
         );
         assert_eq!(after_line("x,\nx,\n", "x,", "z,"), None);
         assert_eq!(after_line(text, "w,", "z,"), None);
-        assert_eq!(replace_once("a b a", "a", "c"), None);
-        assert_eq!(replace_once("a b", "a", "c").as_deref(), Some("c b"));
     }
 
     #[test]
