@@ -159,7 +159,8 @@ pub fn run(root: &Path, args: &CheckArgs) -> u8 {
     );
     println!("{seed_line}");
     if sources.is_none() {
-        let manifest = std::fs::read_to_string(root.join("student/Cargo.toml")).unwrap_or_default();
+        let manifest =
+            compile::read_manifest(&root.join("student/Cargo.toml"), true).unwrap_or_default();
         let refused = match compile::extra_dependencies(&manifest) {
             Ok(extra) if extra.is_empty() => None,
             Ok(extra) => Some(tr(

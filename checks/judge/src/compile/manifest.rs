@@ -38,6 +38,34 @@ impl NotToml {
     }
 }
 
+/// The most of a manifest that is read: cargo's own are a few hundred
+/// bytes, and a learner's file must not cost the judge its memory.
+const MANIFEST_CAP: u64 = 1 << 20;
+
+/// The text of the manifest at `path` when it is a regular file (a link
+/// too with `follow_links`) of at most [`MANIFEST_CAP`] bytes: a FIFO, a
+/// device, a folder or anything bigger is not read (`None`), so reading it
+/// can neither block nor take more than the cap.
+pub fn read_manifest(path: &std::path::Path, follow_links: bool) -> Option<String> {
+    use std::io::Read;
+    let meta = if follow_links {
+        std::fs::metadata(path)
+    } else {
+        std::fs::symlink_metadata(path)
+    }
+    .ok()?;
+    if !meta.is_file() || meta.len() > MANIFEST_CAP {
+        return None;
+    }
+    let mut text = String::new();
+    std::fs::File::open(path)
+        .ok()?
+        .take(MANIFEST_CAP + 1)
+        .read_to_string(&mut text)
+        .ok()?;
+    (text.len() as u64 <= MANIFEST_CAP).then_some(text)
+}
+
 /// The dependencies `manifest` (a student/Cargo.toml) declares besides
 /// `lab-api`, in the order they first appear, each once: any entry of
 /// `[dependencies]`, `[dev-dependencies]` or `[build-dependencies]`, at the
@@ -159,6 +187,14 @@ mod tests {
             added("[ dev-dependencies ] # tests\nproptest = '1'\n"),
             ["proptest"]
         );
+        // The kit's own crate in a table of its own adds nothing; a crate in
+        // a target's dev-dependencies table, with a quoted key, is named.
+        let own = "[package]\nname = \"student\"\n\n[dependencies.lab-api]\nworkspace = true\n";
+        assert!(extra_dependencies(own).unwrap().is_empty());
+        assert_eq!(
+            added("[target.'cfg(unix)'.dev-dependencies.\"rand\"]\nversion = \"0.8\"\n"),
+            ["rand"]
+        );
     }
 
     #[test]
@@ -214,5 +250,48 @@ mod tests {
             "{line}"
         );
         assert!(!line.contains('\n'), "{line}");
+    }
+
+    /// The parser's own depth limit holds: a manifest nested two hundred
+    /// thousand deep is told as not TOML, and the judge's stack survives.
+    #[test]
+    fn a_manifest_nested_without_end_is_not_toml_and_costs_no_stack() {
+        let arrays = format!(
+            "{KIT}[package.metadata]\nx = {}{}\n",
+            "[".repeat(200_000),
+            "]".repeat(200_000)
+        );
+        let tables = format!(
+            "{KIT}[package.metadata]\nx = {}1{}\n",
+            "{a=".repeat(200_000),
+            "}".repeat(200_000)
+        );
+        for text in [arrays, tables] {
+            let err = extra_dependencies(&text).expect_err("refused");
+            assert!(err.message().contains("line 7"), "{}", err.message());
+        }
+    }
+
+    /// Only a regular file within the cap is read: never a FIFO (which
+    /// would block), a link when links are not followed, or a huge file.
+    #[cfg(unix)]
+    #[test]
+    fn only_a_regular_manifest_within_the_cap_is_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("Cargo.toml");
+        std::fs::write(&file, KIT).unwrap();
+        assert_eq!(read_manifest(&file, false).as_deref(), Some(KIT));
+        let link = dir.path().join("link.toml");
+        std::os::unix::fs::symlink(&file, &link).unwrap();
+        assert_eq!(read_manifest(&link, false), None);
+        assert_eq!(read_manifest(&link, true).as_deref(), Some(KIT));
+        let fifo = dir.path().join("fifo.toml");
+        let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+        // SAFETY: mkfifo with a valid NUL-terminated path.
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        assert_eq!(read_manifest(&fifo, true), None);
+        let big = dir.path().join("big.toml");
+        std::fs::write(&big, "#".repeat(MANIFEST_CAP as usize + 1)).unwrap();
+        assert_eq!(read_manifest(&big, true), None);
     }
 }

@@ -14,7 +14,7 @@ mod manifest;
 mod runners;
 mod slot;
 
-pub use manifest::extra_dependencies;
+pub use manifest::{extra_dependencies, read_manifest};
 
 use crate::catalog::{t, tr};
 use crate::limits::{Confinement, Limits};

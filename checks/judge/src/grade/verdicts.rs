@@ -252,8 +252,8 @@ fn replace_path(text: &str, place: &str, name: &str) -> String {
 /// `Cargo.toml` beside the `src/` of its `lib.rs`) names crates that
 /// grading, with the kit's manifest, does not have: the learner's words
 /// from `check`, then a blank line; the same of a manifest that is not
-/// TOML (it names no crate anyone can tell); else nothing. A link is not
-/// read.
+/// TOML (it names no crate anyone can tell); else nothing. A link, a FIFO
+/// or a manifest past the cap is not read (`compile::read_manifest`).
 pub(super) fn extra_dependencies_note(lib: &Path) -> String {
     let Some(manifest) = lib
         .parent()
@@ -263,12 +263,7 @@ pub(super) fn extra_dependencies_note(lib: &Path) -> String {
     else {
         return String::new();
     };
-    let regular = std::fs::symlink_metadata(&manifest).is_ok_and(|m| m.is_file());
-    let text = if regular {
-        std::fs::read_to_string(&manifest).unwrap_or_default()
-    } else {
-        String::new()
-    };
+    let text = compile::read_manifest(&manifest, false).unwrap_or_default();
     match compile::extra_dependencies(&text) {
         Ok(extra) if extra.is_empty() => String::new(),
         Ok(extra) => tr("run.extra_dependencies", &[("names", &extra.join(", "))]) + "\n\n",
