@@ -139,12 +139,12 @@ pub(super) struct CasesRun {
 /// What the step's runs so far left of hangs.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub(super) struct Hung {
-    /// A case hung: later ones are cut short.
+    /// A case hung (told on stderr as it happened).
     pub(super) any: bool,
     /// A hang was told as a time-out against its own input. A hung batch
-    /// is not: its cases are run again one by one, and the first of them
-    /// that hangs is told as the time-out (the batch that held it got no
-    /// answer within the full limit), not as cut short.
+    /// is not: its cases are run again one by one (in a run that starts
+    /// with the full limit), and the first of them that hangs is told as
+    /// the time-out; every case after a hang in the same run is cut short.
     pub(super) shown: bool,
 }
 
@@ -306,12 +306,14 @@ pub(super) fn run_cases(
     hung: Hung,
 ) -> io::Result<CasesRun> {
     let t0 = Instant::now();
-    // Once a case of the step hung, the next ones get less time.
+    // Once a case of the step hung, the next ones in this run get less
+    // time; a run that starts after a hung batch (its cases one by one)
+    // gives the full limit until one of its own hangs.
     let short = |mut l: Limits| {
         l.case = l.case.min(super::AFTER_A_HANG);
         l
     };
-    let mut limits = if hung.any { short(limits) } else { limits };
+    let mut limits = if hung.shown { short(limits) } else { limits };
     let n = cases.ids.len();
     let mut run = CasesRun {
         got: vec![None; n],
