@@ -48,7 +48,7 @@ fn sources(root: &Path, subject: &Subject) -> Result<compile::Sources, String> {
 }
 
 /// A subject checked; for a mutant, also its fingerprint as a known
-/// mistake (`Some(None)`: it has none, see [`lab_judge::mistakes::derive`]).
+/// mistake (`Some(None)`: it has none, see [`super::fingerprints::derive`]).
 pub(super) fn examine(
     root: &Path,
     slot: &str,
@@ -176,13 +176,13 @@ fn examine_into(
                 _ => String::new(),
             };
             *derived = Some(
-                if lab_judge::mistakes::hostile(id, &part) || lab_judge::mistakes::unsteady(&part) {
+                if super::fingerprints::hostile(id, &part) || super::fingerprints::unsteady(&part) {
                     None
                 } else {
                     results
                         .iter()
                         .find(|r| r.suite.step == step)
-                        .and_then(|r| lab_judge::mistakes::derive(id, r))
+                        .and_then(|r| super::fingerprints::derive(id, r))
                 },
             );
             let failed = failed_clauses(&results);

@@ -14,6 +14,7 @@
 
 mod class;
 mod examine;
+mod fingerprints;
 mod scores;
 mod subjects;
 
@@ -23,7 +24,8 @@ pub use lab_judge::cli::SelftestArgs;
 
 use class::grade_sample_class;
 use examine::examine;
-use lab_judge::mistakes::{self, Mistake};
+use fingerprints as mistakes;
+use fingerprints::Mistake;
 use lab_judge::status;
 use scores::{first_failure_findings, print_scores};
 use std::path::Path;
