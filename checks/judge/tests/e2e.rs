@@ -1092,7 +1092,22 @@ fn a_handout_builds_and_its_checks_fail_on_the_stubs() {
     let r = run(&handout, "lab.sh", &["show", "05"], QUICK);
     assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
     let text = std::fs::read_to_string(handout.join(suites::entry("05").dir()).join("text.en.md"));
-    assert_eq!(r.stdout, text.unwrap());
+    let text = text.unwrap();
+    assert_eq!(r.stdout, text);
+    // The commands without bash go with it (`cargo lab`, the alias in
+    // .cargo/config.toml), and so does the editors' view of advanced.rs.
+    assert!(handout.join("student/editor/advanced.rs").is_file());
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let r = common::run_program(
+        &handout,
+        &cargo,
+        &["lab", "show", "05"],
+        "handout",
+        &[],
+        QUICK,
+    );
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    assert_eq!(r.stdout, text);
     let r = run(&handout, "lab.sh", &["selftest"], QUICK);
     assert_eq!(
         r.code, 2,
