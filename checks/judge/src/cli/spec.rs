@@ -368,6 +368,15 @@ pub(super) fn check_args(w: &Words) -> Vec<Arg> {
         w.name("cli.value.file"),
         w.text("cli.opt.advanced"),
     ));
+    args.push(
+        option(
+            "message-format",
+            "human|json",
+            w.text("cli.opt.message_format"),
+        )
+        .value_parser(["human", "json"]),
+    );
+    args.push(flag("github", w.text("cli.opt.github")));
     args
 }
 
@@ -398,6 +407,11 @@ pub(super) fn read_check(m: &ArgMatches) -> Result<CheckArgs, String> {
         subject,
         advanced,
         console: Console::default(),
+        format: match m.get_one::<String>("message-format").map(String::as_str) {
+            Some("json") => crate::events::Format::Json,
+            _ => crate::events::Format::Human,
+        },
+        github: m.get_flag("github"),
     })
 }
 
