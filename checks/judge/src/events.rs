@@ -11,6 +11,11 @@ use serde_json::{json, Value};
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
 
+pub mod validate;
+
+/// The events' JSON Schema (`docs/events.schema.json`).
+pub const SCHEMA_TEXT: &str = include_str!("../../../docs/events.schema.json");
+
 /// Every event's `schema`.
 pub const SCHEMA: &str = "retry-lab.events/1";
 

@@ -1057,6 +1057,8 @@ fn a_handout_builds_and_its_checks_fail_on_the_stubs() {
     );
     assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
     assert!(!handout.join("solutions").exists());
+    // The editor's tasks go to the learner.
+    assert!(handout.join(".vscode/tasks.json").is_file());
     // No mutant or alternative reaches a learner: no step folder's
     // `mutants/` or `alternatives/` (nor any folder of those names), and no
     // file that reads as one, while the kit has them all.
