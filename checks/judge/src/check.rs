@@ -184,7 +184,12 @@ fn advanced_path(args: &CheckArgs) -> String {
 
 pub fn run(root: &Path, args: &CheckArgs) -> u8 {
     crate::events::set_format(args.format);
+    let github = args.github || crate::github::wanted();
+    if github {
+        crate::github::stop_commands();
+    }
     let code = run_checked(root, args);
+    crate::github::resume_commands();
     crate::events::finished(code);
     code
 }
@@ -377,6 +382,7 @@ fn run_checked(root: &Path, args: &CheckArgs) -> u8 {
     crate::say!("{seed_line}");
     crate::say!("{}", closing(passed, failed, not_started));
     if args.github || crate::github::wanted() {
+        // Commands are read again from here.
         crate::github::report(&results, &args.limits, &at);
     }
     if advanced_broken {

@@ -3,7 +3,11 @@
 //! (`::error file=…,line=…,col=…,title=…::message`), and a Markdown table
 //! of the steps appended to the file `$GITHUB_STEP_SUMMARY` names. The
 //! learner's text in them is escaped by GitHub's rules (see [`data`] and
-//! [`property`]) so that it cannot start a command of its own.
+//! [`property`]) so that it cannot start a command of its own; and the
+//! human report, which shows the learner's text as it is, is printed
+//! between `::stop-commands::TOKEN` and `::TOKEN::` ([`stop_commands`],
+//! [`resume_commands`]), a token drawn afresh from the OS's randomness, so
+//! that no line of it is read as a command.
 
 use crate::catalog::{t, tr};
 use crate::evaluate::StepResult;
@@ -19,6 +23,45 @@ pub const MESSAGE_CAP: usize = 4096;
 /// which it appends nothing (GitHub shows at most 1 MiB of it).
 pub const SUMMARY_CAP: usize = 64 * 1024;
 pub const SUMMARY_FILE_CAP: u64 = 1 << 20;
+
+static TOKEN: std::sync::Mutex<Option<String>> = std::sync::Mutex::new(None);
+
+/// A fresh token no learner's code can know: 128 bits of the randomness
+/// the standard library seeds its hash maps with.
+fn token() -> String {
+    use std::hash::{BuildHasher, Hasher};
+    let draw = || {
+        let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+        h.write_u64(u64::from(std::process::id()));
+        h.finish()
+    };
+    format!("{:016x}{:016x}", draw(), draw())
+}
+
+/// Stops GitHub from reading commands in what follows on the report's
+/// stream, until [`resume_commands`].
+pub fn stop_commands() {
+    let t = token();
+    let mut out = crate::events::human();
+    let _ = writeln!(out, "::stop-commands::{t}");
+    let _ = out.flush();
+    *TOKEN
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(t);
+}
+
+/// Lets GitHub read commands again, if they were stopped.
+pub fn resume_commands() {
+    let taken = TOKEN
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .take();
+    if let Some(t) = taken {
+        let mut out = crate::events::human();
+        let _ = writeln!(out, "::{t}::");
+        let _ = out.flush();
+    }
+}
 
 /// Whether GitHub Actions runs this check.
 pub fn wanted() -> bool {
@@ -150,6 +193,7 @@ pub fn append_summary(path: &std::path::Path, text: &str) -> std::io::Result<()>
 
 /// The annotations (on the human report's stream) and the summary.
 pub fn report(results: &[StepResult], limits: &Limits, at: &dyn Fn(&str) -> Locator) {
+    resume_commands();
     let mut out = crate::events::human();
     for r in results {
         if let Some((name, text)) = first_failure(r, limits) {

@@ -27,10 +27,16 @@ fn root() -> PathBuf {
 
 /// Runs `lab.sh ARGS` in the kit with the end-to-end tests' build.
 fn lab(args: &[&str]) -> common::Run {
+    lab_env(args, &[])
+}
+
+fn lab_env(args: &[&str], env: &[(&str, &str)]) -> common::Run {
     common::seed_e2e();
     let mut all = vec!["lab.sh"];
     all.extend_from_slice(args);
-    common::run_program(&root(), "bash", &all, "e2e", &[("NO_COLOR", "1")], LIMIT)
+    let mut env = env.to_vec();
+    env.push(("NO_COLOR", "1"));
+    common::run_program(&root(), "bash", &all, "e2e", &env, LIMIT)
 }
 
 /// The first mutant of `step`'s folder by name, spliced into the
@@ -302,4 +308,84 @@ fn the_small_matcher_reads_its_subset_as_regular_expressions_do() {
         matcher::strip_jsonc("// a\n{\"a\": \"//b\", /* c */ \"d\": 1}"),
         "\n{\"a\": \"//b\",  \"d\": 1}"
     );
+}
+
+#[test]
+fn on_github_a_hostile_panic_is_one_annotation_and_a_summary_row() {
+    let reference = std::fs::read_to_string(root().join("solutions/src/lib.rs")).unwrap();
+    let part = "pub fn remaining(deadline: f64, now: f64) -> f64 {\n    \
+        let _ = (deadline, now);\n    \
+        panic!(\"boom\\n::add-mask::secret\\r\\n::set-output name=x::y %0A, a: b\")\n}\n";
+    let text = lab_judge::sections::splice_items(&reference, part).unwrap();
+    let dir = root().join("target/editors");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("hostile-panic.rs"), &text).unwrap();
+    let line = text
+        .lines()
+        .position(|l| l.contains("pub fn remaining("))
+        .unwrap()
+        + 1;
+    let out = tempfile::tempdir().unwrap();
+    let summary = out.path().join("summary.md");
+    let summary_env = summary.display().to_string();
+    let r = lab_env(
+        &[
+            "check",
+            "03",
+            "--subject",
+            "target/editors/hostile-panic.rs",
+        ],
+        &[
+            ("GITHUB_ACTIONS", "true"),
+            ("GITHUB_STEP_SUMMARY", &summary_env),
+        ],
+    );
+    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+    // The report, which shows the learner's text as it is, is between
+    // `::stop-commands::TOKEN` and `::TOKEN::`: GitHub reads no command in
+    // it. After it, the one annotation.
+    let lines: Vec<&str> = r.stdout.lines().collect();
+    let token = lines[0]
+        .strip_prefix("::stop-commands::")
+        .unwrap_or_else(|| panic!("{}", r.stdout));
+    assert!(
+        token.len() >= 32 && token.chars().all(|c| c.is_ascii_hexdigit()),
+        "{token}"
+    );
+    let resume = format!("::{token}::");
+    let at = lines
+        .iter()
+        .position(|l| *l == resume)
+        .unwrap_or_else(|| panic!("{}", r.stdout));
+    assert!(!r.stdout[..r.stdout.find(&resume).unwrap()].contains(&format!("{token}::")));
+    let commands: Vec<&str> = lines[at + 1..]
+        .iter()
+        .copied()
+        .filter(|l| l.starts_with("::"))
+        .collect();
+    assert_eq!(commands.len(), 1, "{}", r.stdout);
+    let want = format!(
+        "::error file=target/editors/hostile-panic.rs,line={line},col=8,title=03 remaining %3A%3A "
+    );
+    assert!(commands[0].starts_with(&want), "{}", commands[0]);
+    assert!(
+        commands[0].contains("%0A::add-mask::secret"),
+        "{}",
+        commands[0]
+    );
+    assert!(commands[0].contains("y %250A, a: b"), "{}", commands[0]);
+    let table = std::fs::read_to_string(&summary).unwrap();
+    assert!(
+        table.contains("| 03 | `remaining` | ❌ failing | 0/5 |")
+            || table.contains("| 03 | `remaining` | ❌ failing |"),
+        "{table}"
+    );
+    // Without GitHub, nothing of it.
+    let r = lab(&[
+        "check",
+        "03",
+        "--subject",
+        "target/editors/hostile-panic.rs",
+    ]);
+    assert!(!r.stdout.contains("::error"), "{}", r.stdout);
 }
