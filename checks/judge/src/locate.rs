@@ -110,6 +110,7 @@ mod tests {
         );
         // Characters, not bytes: editors count columns so.
         assert_eq!(position("/*é*/ fn 一(x: u8)\nfn é()", "é"), (2, 4));
+        assert_eq!(position("const É: u8 = 1; pub fn é() {}", "é"), (1, 25));
     }
 
     #[test]
