@@ -409,6 +409,18 @@ mod tests {
     }
 
     #[test]
+    fn message_format_and_github_are_read_and_watch_refuses_json() {
+        use crate::events::Format;
+        assert_eq!(args(&["check", "03"]).format, Format::Human);
+        let a = args(&["check", "03", "--message-format", "json", "--github"]);
+        assert_eq!((a.format, a.github), (Format::Json, true));
+        let words = |w: &[&str]| w.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert!(parse(&words(&["check", "--message-format", "xml"])).is_err());
+        assert!(parse(&words(&["watch", "--message-format", "json"])).is_err());
+        assert!(parse(&words(&["watch", "--message-format", "human"])).is_ok());
+    }
+
+    #[test]
     fn the_rerun_line_keeps_the_language_and_the_steps() {
         let a = args(&["check", "04", "--subject", "sub"]);
         assert_eq!(

@@ -69,8 +69,13 @@ pub(super) const COMMANDS: &[Spec] = &[
             args
         },
         read: |m| {
+            let check = read_check(m)?;
+            // Watch talks to a person: its screen is not an event stream.
+            if check.format == crate::events::Format::Json {
+                return Err(tr("error.watch_json", &[]));
+            }
             Ok(Command::Watch {
-                check: read_check(m)?,
+                check,
                 max_checks: m.get_one::<u64>("max-checks").map(|&n| n as usize),
             })
         },
