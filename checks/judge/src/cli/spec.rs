@@ -70,10 +70,7 @@ pub(super) const COMMANDS: &[Spec] = &[
         },
         read: |m| {
             let check = read_check(m)?;
-            // Watch talks to a person: its screen is not an event stream.
-            if check.format == crate::events::Format::Json {
-                return Err(tr("error.watch_json", &[]));
-            }
+            super::output::for_watch(check.format)?;
             Ok(Command::Watch {
                 check,
                 max_checks: m.get_one::<u64>("max-checks").map(|&n| n as usize),
@@ -373,15 +370,7 @@ pub(super) fn check_args(w: &Words) -> Vec<Arg> {
         w.name("cli.value.file"),
         w.text("cli.opt.advanced"),
     ));
-    args.push(
-        option(
-            "message-format",
-            "human|json",
-            w.text("cli.opt.message_format"),
-        )
-        .value_parser(["human", "json"]),
-    );
-    args.push(flag("github", w.text("cli.opt.github")));
+    args.extend(super::output::options(w));
     args
 }
 
@@ -412,11 +401,8 @@ pub(super) fn read_check(m: &ArgMatches) -> Result<CheckArgs, String> {
         subject,
         advanced,
         console: Console::default(),
-        format: match m.get_one::<String>("message-format").map(String::as_str) {
-            Some("json") => crate::events::Format::Json,
-            _ => crate::events::Format::Human,
-        },
-        github: m.get_flag("github"),
+        format: super::output::read(m).0,
+        github: super::output::read(m).1,
     })
 }
 
