@@ -253,8 +253,6 @@ fn the_problem_matcher_puts_a_failed_rule_at_its_function() {
     let (args, file, _) = subject("03");
     let mut words = vec!["check", "03"];
     words.extend(args.iter().map(String::as_str));
-    let r = lab(&words);
-    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
     let source = std::fs::read_to_string(&file).unwrap();
     // The line of `fn remaining`, counted here by hand.
     let line = source
@@ -262,33 +260,45 @@ fn the_problem_matcher_puts_a_failed_rule_at_its_function() {
         .position(|l| l.contains("pub fn remaining("))
         .unwrap()
         + 1;
-    for task in tasks["tasks"].as_array().unwrap() {
-        let pm = &task["problemMatcher"];
-        assert_eq!(pm["fileLocation"][0], "relative");
-        let patterns = pm["pattern"].as_array().unwrap();
-        let found = matcher::problems(patterns, &r.stdout);
-        assert!(
-            !found.is_empty(),
-            "{}: nothing matched in\n{}",
-            task["label"],
-            r.stdout
-        );
-        for p in &found {
-            assert!(p.file.starts_with("target/editors/03-"), "{p:?}");
-            assert!(root().join(&p.file).is_file(), "{p:?}");
-            assert_eq!(p.line, line, "{p:?}");
-            assert!(p.message.starts_with("03 remaining :: "), "{p:?}");
-        }
-        // One problem per failure told under its heading.
-        assert_eq!(found.len(), r.stdout.matches("\n---- 03 remaining").count());
-        if let Some(bg) = pm.get("background") {
-            let begins = matcher::Regex::new(bg["beginsPattern"].as_str().unwrap());
-            let ends = matcher::Regex::new(bg["endsPattern"].as_str().unwrap());
+    // In both languages: the headings and the locator line keep their
+    // shape, the closing lines differ.
+    for lang in ["en", "zh"] {
+        let mut all = vec!["--lang", lang];
+        all.extend(words.iter().copied());
+        let r = lab(&all);
+        assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+        let prefix = "03 remaining :: ";
+        for task in tasks["tasks"].as_array().unwrap() {
+            let pm = &task["problemMatcher"];
+            assert_eq!(pm["fileLocation"][0], "relative");
+            let patterns = pm["pattern"].as_array().unwrap();
+            let found = matcher::problems(patterns, &r.stdout);
             assert!(
-                r.stdout.lines().any(|l| begins.captures(l).is_some()),
-                "begins"
+                !found.is_empty(),
+                "{}: nothing matched in\n{}",
+                task["label"],
+                r.stdout
             );
-            assert!(r.stdout.lines().any(|l| ends.captures(l).is_some()), "ends");
+            for p in &found {
+                assert!(p.file.starts_with("target/editors/03-"), "{p:?}");
+                assert!(root().join(&p.file).is_file(), "{p:?}");
+                assert_eq!(p.line, line, "{p:?}");
+                assert!(
+                    p.message.starts_with(prefix) && p.message.len() > prefix.len(),
+                    "{p:?}"
+                );
+            }
+            // One problem per failure told under its heading.
+            assert_eq!(found.len(), r.stdout.matches("\n---- 03 remaining").count());
+            if let Some(bg) = pm.get("background") {
+                let begins = matcher::Regex::new(bg["beginsPattern"].as_str().unwrap());
+                let ends = matcher::Regex::new(bg["endsPattern"].as_str().unwrap());
+                assert!(
+                    r.stdout.lines().any(|l| begins.captures(l).is_some()),
+                    "begins"
+                );
+                assert!(r.stdout.lines().any(|l| ends.captures(l).is_some()), "ends");
+            }
         }
     }
 }
