@@ -72,3 +72,24 @@ fn first_errors_keeps_error_blocks_and_drops_warnings() {
     assert!(text.contains("E0308") && text.contains("src/lib.rs:3:5"));
     assert!(!text.contains("unused variable") && !text.contains("could not compile"));
 }
+
+/// Cargo stops at a configuration file it may not read, so a slot's jail
+/// reads the kit's own `.cargo/config.toml` above it, and no other.
+#[test]
+fn a_slot_reads_the_kit_s_cargo_configuration_and_no_other() {
+    let outer = tempfile::tempdir().unwrap();
+    let kit = outer.path().join("kit");
+    let slot = kit.join("target/lab-slots-3/a/kit");
+    std::fs::create_dir_all(&slot).unwrap();
+    std::fs::create_dir_all(kit.join(".cargo")).unwrap();
+    std::fs::create_dir_all(outer.path().join(".cargo")).unwrap();
+    std::fs::write(kit.join("lab.sh"), "").unwrap();
+    std::fs::write(kit.join(".cargo/config.toml"), "").unwrap();
+    std::fs::write(outer.path().join(".cargo/config.toml"), "").unwrap();
+    assert_eq!(
+        super::reads::kit_configs_above(&slot),
+        [kit.join(".cargo/config.toml")]
+    );
+    std::fs::remove_file(kit.join(".cargo/config.toml")).unwrap();
+    assert!(super::reads::kit_configs_above(&slot).is_empty());
+}
