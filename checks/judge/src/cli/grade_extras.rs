@@ -13,7 +13,11 @@ use std::path::PathBuf;
 pub(super) fn args(w: &Words) -> Vec<Arg> {
     vec![
         path_option("roster", w.name("cli.value.file"), w.text("cli.opt.roster")),
-        option("assignment", w.name("cli.value.name"), w.text("cli.opt.assignment")),
+        option(
+            "assignment",
+            w.name("cli.value.name"),
+            w.text("cli.opt.assignment"),
+        ),
         option("due", "TIME", w.text("cli.opt.due")).value_parser(time),
         option("late", "POLICY", w.text("cli.opt.late")).value_parser(policy),
         path_option(
@@ -26,7 +30,11 @@ pub(super) fn args(w: &Words) -> Vec<Arg> {
             w.name("cli.value.file"),
             w.text("cli.opt.submitted_at"),
         ),
-        path_option("previous", w.name("cli.value.dir"), w.text("cli.opt.previous")),
+        path_option(
+            "previous",
+            w.name("cli.value.dir"),
+            w.text("cli.opt.previous"),
+        ),
     ]
 }
 

@@ -26,7 +26,8 @@ pub(super) fn read_text(path: &Path, max: u64) -> Result<String, String> {
         return Err(bad(tr("error.input_too_big", &[("max", &max)])));
     }
     let bytes = std::fs::read(path).map_err(|e| bad(e.to_string()))?;
-    let text = String::from_utf8(bytes).map_err(|_| bad(crate::catalog::t("error.input_not_utf8")))?;
+    let text =
+        String::from_utf8(bytes).map_err(|_| bad(crate::catalog::t("error.input_not_utf8")))?;
     Ok(text.strip_prefix('\u{feff}').unwrap_or(&text).to_string())
 }
 

@@ -60,7 +60,11 @@ pub(super) fn prepare(
     all: &[Submission],
 ) -> Result<Prepared, String> {
     let roster = x.roster.as_deref().map(roster::read).transpose()?;
-    let previous = x.previous.as_deref().map(regrade::read_previous).transpose()?;
+    let previous = x
+        .previous
+        .as_deref()
+        .map(regrade::read_previous)
+        .transpose()?;
     if x.late.is_some() && x.late_policy.is_some() {
         return Err(t("error.late_twice"));
     }
@@ -150,11 +154,19 @@ impl Prepared {
                 .count();
             let late = reports
                 .iter()
-                .filter(|r| r.late.as_ref().and_then(|l| l.late_by).is_some_and(|s| s > 0))
+                .filter(|r| {
+                    r.late
+                        .as_ref()
+                        .and_then(|l| l.late_by)
+                        .is_some_and(|s| s > 0)
+                })
                 .count();
             println!(
                 "{}",
-                tr("late.summary", &[("late", &late), ("penalised", &penalised)])
+                tr(
+                    "late.summary",
+                    &[("late", &late), ("penalised", &penalised)]
+                )
             );
             if !unknown.is_empty() {
                 println!(
@@ -249,3 +261,7 @@ pub(super) fn run_info() -> RunInfo {
         toolchain,
     }
 }
+
+#[cfg(test)]
+#[path = "extras_tests.rs"]
+mod tests;

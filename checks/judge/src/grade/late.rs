@@ -17,9 +17,9 @@
 //! [`git_time`]); else it is unknown, costs nothing and is listed.
 
 mod git;
-mod time;
 #[cfg(test)]
 mod tests;
+mod time;
 
 pub(crate) use git::git_time;
 pub(crate) use time::parse_rfc3339;
@@ -34,9 +34,15 @@ use std::path::Path;
 pub(crate) enum Rate {
     None,
     /// Percent per `unit` seconds, pro rata.
-    Linear { percent: f64, unit: i64 },
+    Linear {
+        percent: f64,
+        unit: i64,
+    },
     /// Percent per started `unit` seconds.
-    Step { percent: f64, unit: i64 },
+    Step {
+        percent: f64,
+        unit: i64,
+    },
 }
 
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -198,11 +204,18 @@ pub(crate) fn read_times_csv(path: &Path) -> Result<BTreeMap<String, (String, i6
     };
     let mut out = BTreeMap::new();
     for (i, (line, row)) in records(path, &text)?.into_iter().enumerate() {
-        if i == 0 && row.first().is_some_and(|c| c.trim().eq_ignore_ascii_case("folder")) {
+        if i == 0
+            && row
+                .first()
+                .is_some_and(|c| c.trim().eq_ignore_ascii_case("folder"))
+        {
             continue;
         }
         let [folder, time] = &row[..] else {
-            return Err(err(line, tr("error.roster_fields", &[("got", &row.len()), ("want", &2)])));
+            return Err(err(
+                line,
+                tr("error.roster_fields", &[("got", &row.len()), ("want", &2)]),
+            ));
         };
         let at = parse_rfc3339(time.trim()).ok_or_else(|| err(line, t("error.late_time")))?;
         if out

@@ -157,7 +157,12 @@ pub fn run_with(root: &Path, args: &GradeArgs, strict: bool) -> u8 {
     };
     let mut summary = summary_with_folders(&class, &folders);
     let written = prepared
-        .finish(&args.out, &mut summary, &class.submissions, &extras::run_info())
+        .finish(
+            &args.out,
+            &mut summary,
+            &class.submissions,
+            &extras::run_info(),
+        )
         .and_then(|()| write_summaries(&args.out, &summary));
     if let Err(e) = written {
         eprintln!("lab: {}", tr("error.kit", &[("what", &e)]));

@@ -7,7 +7,8 @@
 //! status. The earlier verdicts are read from each submission's
 //! `result.json` in DIR; a submission whose `result.json` is missing there
 //! is compared by its steps in DIR's `summary.json` (the step's status,
-//! and `failed` for each clause it lists as failed).
+//! and `failed` for each clause it lists as failed, `not failed` for one
+//! failed in the other run only), the current run read the same way.
 
 use crate::catalog::{t, tr};
 use crate::report::lms::RunInfo;
@@ -81,18 +82,48 @@ fn summary_verdicts(s: &SummarySubmission) -> BTreeMap<String, String> {
     out
 }
 
-/// The earlier verdicts of one submission.
-fn previous_verdicts(prev: &Previous, s: &SummarySubmission) -> BTreeMap<String, String> {
-    let folder = s.folder.as_deref().unwrap_or(&s.name);
+/// What a summary would tell of a full report (see [`summary_verdicts`]).
+fn summary_verdicts_of(s: &SubmissionReport) -> BTreeMap<String, String> {
+    let mut out = BTreeMap::new();
+    for step in &s.steps {
+        out.insert(step.step.clone(), word(step.status));
+        for c in step
+            .clauses
+            .iter()
+            .filter(|c| c.status == ClauseStatus::Failed)
+        {
+            out.insert(c.key.clone(), word(ClauseStatus::Failed));
+        }
+    }
+    out
+}
+
+/// The earlier and current verdicts of one submission: by clause when the
+/// earlier `result.json` is there, else both as the summaries tell them.
+fn both_verdicts(
+    prev: &Previous,
+    old: &SummarySubmission,
+    now: &SubmissionReport,
+) -> (BTreeMap<String, String>, BTreeMap<String, String>) {
+    let folder = old.folder.as_deref().unwrap_or(&old.name);
     if crate::folders::is_safe_folder(folder) {
         let path = prev.dir.join(folder).join("result.json");
         if let Ok(text) = super::csv_read::read_text(&path, 64 << 20) {
             if let Ok(r) = serde_json::from_str::<SubmissionReport>(&text) {
-                return verdicts(&r);
+                return (verdicts(&r), verdicts(now));
             }
         }
     }
-    summary_verdicts(s)
+    let (mut a, mut b) = (summary_verdicts(old), summary_verdicts_of(now));
+    // A summary names only failed clauses: one failed on one side only
+    // was not failed on the other.
+    let not_failed = t("regrade.not_failed");
+    let keys: Vec<String> = a.keys().chain(b.keys()).cloned().collect();
+    for k in keys.into_iter().filter(|k| k.contains('/')) {
+        a.entry(k.clone()).or_insert_with(|| not_failed.clone());
+        b.entry(k).or_insert_with(|| not_failed.clone());
+    }
+    (a, b)
 }
 
 #[derive(Debug, Serialize, PartialEq)]
@@ -152,16 +183,13 @@ pub(crate) fn compare(
             added.push(s.name.clone());
             continue;
         };
-        let (a, b) = (previous_verdicts(prev, before), verdicts(s));
+        let (a, b) = both_verdicts(prev, before, s);
         let keys: BTreeSet<&String> = a.keys().chain(b.keys()).collect();
         let absent = t("regrade.absent");
         let rules: Vec<Rule> = keys
             .into_iter()
             .filter_map(|k| {
-                let (o, n) = (
-                    a.get(k).unwrap_or(&absent),
-                    b.get(k).unwrap_or(&absent),
-                );
+                let (o, n) = (a.get(k).unwrap_or(&absent), b.get(k).unwrap_or(&absent));
                 (o != n).then(|| Rule {
                     rule: k.clone(),
                     old: o.clone(),

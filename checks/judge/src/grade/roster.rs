@@ -113,7 +113,11 @@ pub(crate) fn read(path: &Path) -> Result<Roster, String> {
                 ),
             ));
         }
-        let get = |c: &str| at.get(c).map(|&i| row[i].trim().to_string()).unwrap_or_default();
+        let get = |c: &str| {
+            at.get(c)
+                .map(|&i| row[i].trim().to_string())
+                .unwrap_or_default()
+        };
         let s = Student {
             folder: get("folder"),
             name: get("name"),
@@ -134,7 +138,10 @@ pub(crate) fn read(path: &Path) -> Result<Roster, String> {
                     *line,
                     tr(
                         "error.roster_folder_twice",
-                        &[("folder", &crate::visible::line(&s.folder)), ("first", &first)],
+                        &[
+                            ("folder", &crate::visible::line(&s.folder)),
+                            ("first", &first),
+                        ],
                     ),
                 ));
             }
@@ -162,11 +169,7 @@ pub(crate) struct Matched {
 /// Matches `class` (each submission's name and points) to the roster.
 /// `whole` is every submission name of the class (all shards), so that a
 /// shard does not list its classmates as missing.
-pub(crate) fn matched(
-    roster: &Roster,
-    class: &BTreeMap<String, u32>,
-    whole: &[String],
-) -> Matched {
+pub(crate) fn matched(roster: &Roster, class: &BTreeMap<String, u32>, whole: &[String]) -> Matched {
     let mut out = Matched::default();
     let mut used = std::collections::BTreeSet::new();
     for s in &roster.students {

@@ -49,3 +49,94 @@ pub struct Unmatched {
     /// submission.
     pub no_submission: Vec<String>,
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::summary::{summary_csv, summary_of};
+    use super::super::test_support::{class, SEED};
+    use super::*;
+    use serde_json::Value;
+
+    /// bob, 10 points earned, 3 taken off for lateness.
+    fn late_class() -> super::super::ClassReport {
+        let mut c = class();
+        let bob = &mut c.submissions[1];
+        bob.late = Some(Late {
+            submitted_at: Some("2026-03-02T12:00:00Z".into()),
+            source: "csv".into(),
+            late_by: Some(36 * 3600),
+            penalty: 3,
+            score_before_penalty: bob.score,
+        });
+        bob.score -= 3;
+        c
+    }
+
+    #[test]
+    fn gradescope_tests_add_up_to_the_score_with_a_penalty_test() {
+        for s in &late_class().submissions {
+            let v: Value =
+                serde_json::from_str(&super::super::gradescope::results_json(s, SEED)).unwrap();
+            let tests = v["tests"].as_array().unwrap();
+            let sum: i64 = tests.iter().map(|t| t["score"].as_i64().unwrap()).sum();
+            assert_eq!(Some(sum), v["score"].as_i64(), "{}", s.name);
+            let late: Vec<&Value> = tests.iter().filter(|t| t["number"] == "late").collect();
+            match &s.late {
+                Some(_) => {
+                    assert_eq!(late.len(), 1);
+                    assert_eq!(late[0]["score"], -3);
+                    assert_eq!(late[0]["max_score"], 0);
+                    assert_eq!(v["score"], 7);
+                    assert!(late[0]["output"].as_str().unwrap().contains("36.0 h"));
+                }
+                None => assert!(late.is_empty()),
+            }
+        }
+    }
+
+    #[test]
+    fn the_summary_records_the_penalty_and_its_points_add_up() {
+        let c = late_class();
+        let file = summary_of(&c);
+        for s in &file.submissions {
+            let earned: u32 = s
+                .steps
+                .iter()
+                .filter(|x| x.passed && !x.bonus)
+                .map(|x| x.weight)
+                .sum();
+            let penalty = s.late.as_ref().map_or(0, |l| l.penalty);
+            assert_eq!(earned - penalty, s.score, "{}", s.name);
+        }
+        let json: Value =
+            serde_json::from_str(&super::super::summary::summary_json_from(&file)).unwrap();
+        let bob = &json["submissions"][1]["late"];
+        assert_eq!(bob["late_by"], 129_600);
+        assert_eq!(bob["penalty"], 3);
+        assert_eq!(bob["score_before_penalty"], 10);
+        assert!(json["submissions"][0].get("late").is_none());
+        let back = super::super::summary::read_summary(&serde_json::to_string(&json).unwrap());
+        assert_eq!(back.unwrap(), file);
+
+        let csv = summary_csv(&file);
+        let lines: Vec<&str> = csv.lines().collect();
+        assert!(lines[0].ends_with(",score_before_penalty,penalty,late_by"));
+        assert!(lines[1].starts_with("alice,ok,30,30,") && lines[1].ends_with(",30,0,"));
+        assert!(lines[2].contains(",ok,7,30,") && lines[2].ends_with(",10,3,129600"));
+        // Without a late record, the CSV has its usual columns.
+        assert!(!summary_csv(&summary_of(&class())).contains("penalty"));
+    }
+
+    #[test]
+    fn result_json_records_the_penalty() {
+        let c = late_class();
+        let v: Value =
+            serde_json::from_str(&super::super::kit::result_json(&c.submissions[1], SEED)).unwrap();
+        assert_eq!(v["score"], 7);
+        assert_eq!(v["late"]["penalty"], 3);
+        assert_eq!(v["late"]["source"], "csv");
+        let plain: Value =
+            serde_json::from_str(&super::super::kit::result_json(&c.submissions[0], SEED)).unwrap();
+        assert!(plain.get("late").is_none());
+    }
+}

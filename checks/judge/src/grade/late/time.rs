@@ -51,7 +51,20 @@ pub(crate) fn parse_rfc3339(text: &str) -> Option<i64> {
         }
     };
     let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
-    let days_in = [31, if leap { 29 } else { 28 }, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+    let days_in = [
+        31,
+        if leap { 29 } else { 28 },
+        31,
+        30,
+        31,
+        30,
+        31,
+        31,
+        30,
+        31,
+        30,
+        31,
+    ];
     if !(1..=12).contains(&month)
         || day < 1
         || day > days_in[(month - 1) as usize]
