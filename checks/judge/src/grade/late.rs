@@ -96,7 +96,7 @@ pub(crate) fn duration(text: &str) -> Option<i64> {
         _ => return None,
     };
     let secs = n * unit;
-    (secs.is_finite() && secs >= 0.0 && secs < 1e12).then(|| secs.round() as i64)
+    (secs.is_finite() && (0.0..1e12).contains(&secs)).then(|| secs.round() as i64)
 }
 
 /// Reads a policy string.
@@ -157,7 +157,7 @@ pub(crate) fn read_policy_file(path: &Path) -> Result<(Policy, Option<i64>), Str
             _ => return Err(bad(tr("error.late_key", &[("key", key)]))),
         }
     }
-    let policy = parse_policy(&items.join(",")).map_err(|e| bad(e))?;
+    let policy = parse_policy(&items.join(",")).map_err(bad)?;
     Ok((policy, due))
 }
 
