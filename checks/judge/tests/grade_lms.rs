@@ -420,6 +420,14 @@ fn bad_lms_input_is_one_line_and_exit_2() {
         assert!(r.stderr.contains(want), "{extra:?}: {}", r.stderr);
         assert!(!k.join("o/summary.json").exists(), "{extra:?} graded");
     }
+    // --merge joins summaries: these options are for grading.
+    let r = lab(
+        k,
+        &["grade", "--merge", "x", "--roster", "roster.csv"],
+        QUICK,
+    );
+    assert_eq!(r.code, 2, "{}{}", r.stdout, r.stderr);
+    assert!(r.stderr.contains("not with --merge"), "{}", r.stderr);
     // A malformed submitted_at in a submission names the file.
     std::fs::write(sub.join("submitted_at"), "last tuesday").unwrap();
     let r = lab(k, &["grade", "--out", "o", "--due", DUE, &sub_s], QUICK);

@@ -33,6 +33,19 @@ pub struct GradeExtras {
 
 pub const DEFAULT_ASSIGNMENT: &str = "Retry lab";
 
+impl GradeExtras {
+    /// Whether any of these options was given (`--merge` takes none).
+    pub fn any(&self) -> bool {
+        self.roster.is_some()
+            || self.assignment.is_some()
+            || self.due.is_some()
+            || self.late.is_some()
+            || self.late_policy.is_some()
+            || self.submitted_at.is_some()
+            || self.previous.is_some()
+    }
+}
+
 /// The options read and checked.
 #[derive(Debug, Clone, Default)]
 pub(super) struct Prepared {

@@ -50,6 +50,10 @@ pub struct GradeArgs {
 
 pub fn run(root: &Path, args: &GradeArgs) -> u8 {
     if !args.merge.is_empty() {
+        if args.extras.any() {
+            eprintln!("lab: {}", crate::catalog::t("error.extras_with_merge"));
+            return status::USAGE;
+        }
         return merge(&args.merge, &args.out);
     }
     run_with(root, args, true)
