@@ -128,6 +128,32 @@ mod tests {
     }
 
     #[test]
+    fn summary_md_lists_penalties_unknown_times_and_the_roster() {
+        let mut c = late_class();
+        c.submissions[2].late = Some(Late {
+            submitted_at: None,
+            source: "unknown".into(),
+            late_by: None,
+            penalty: 0,
+            score_before_penalty: 0,
+        });
+        let mut file = summary_of(&c);
+        file.roster = Some(Unmatched {
+            no_roster_row: vec!["zed|x".into()],
+            no_submission: vec!["erin".into()],
+        });
+        let md = super::super::summary::summary_md(&file);
+        assert!(md.contains("36.0 h late, 3 of 10 points off"), "{md}");
+        assert!(
+            md.contains("no submission time known (no penalty): carol"),
+            "{md}"
+        );
+        assert!(md.contains("(not in the gradebooks): zed\\|x"), "{md}");
+        assert!(md.contains("no submission**: erin"), "{md}");
+        assert!(!super::super::summary::summary_md(&summary_of(&class())).contains("Late"));
+    }
+
+    #[test]
     fn result_json_records_the_penalty() {
         let c = late_class();
         let v: Value =
