@@ -186,6 +186,12 @@ fn a_class_grades_into_gradebooks_with_late_penalties_and_a_regrade() {
     assert!(r
         .stdout
         .contains("late policy: 1 submission was late, 1 lost points"));
+    // The rerun command keeps what changes scores.
+    let rerun = format!(
+        "./lab.sh grade --seed 5 --due 2026-03-01T00:00:00Z --late '{LATE}' \
+         --submitted-at {times_s} --out {out1_s} SUBMISSION..."
+    );
+    assert!(r.stdout.contains(&rerun), "{rerun}\n{}", r.stdout);
 
     // Canvas: the columns of fixtures/gradebook/canvas.json, in order.
     let want: serde_json::Value = json(&k.join("fixtures/gradebook/canvas.json"));

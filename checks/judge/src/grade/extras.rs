@@ -34,6 +34,26 @@ pub struct GradeExtras {
 pub const DEFAULT_ASSIGNMENT: &str = "Retry lab";
 
 impl GradeExtras {
+    /// The options that change scores, as words to add to the command that
+    /// reruns this grade (paths as the console shows them).
+    pub fn rerun_words(&self) -> String {
+        let mut out = String::new();
+        let shown = |p: &PathBuf| super::discovery::shown_path(p);
+        if let Some(due) = self.due {
+            out += &format!(" --due {}", late::format_rfc3339(due));
+        }
+        if let Some(policy) = &self.late {
+            out += &format!(" --late '{}'", crate::visible::line(policy));
+        }
+        if let Some(p) = &self.late_policy {
+            out += &format!(" --late-policy {}", shown(p));
+        }
+        if let Some(p) = &self.submitted_at {
+            out += &format!(" --submitted-at {}", shown(p));
+        }
+        out
+    }
+
     /// Whether any of these options was given (`--merge` takes none).
     pub fn any(&self) -> bool {
         self.roster.is_some()

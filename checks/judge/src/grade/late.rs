@@ -22,7 +22,7 @@ mod tests;
 mod time;
 
 pub(crate) use git::git_time;
-pub(crate) use time::parse_rfc3339;
+pub(crate) use time::{format_rfc3339, parse_rfc3339};
 
 use super::csv_read::{read_text, records, MAX_BYTES};
 use crate::catalog::{t, tr};

@@ -101,6 +101,7 @@ pub fn run_with(root: &Path, args: &GradeArgs, strict: bool) -> u8 {
     if let Some((i, n)) = args.shard {
         rerun += &format!(" --shard {i}/{n}");
     }
+    rerun += &args.extras.rerun_words();
     rerun += &format!(" --out {} SUBMISSION...", shown_path(&args.out));
     println!(
         "{}",

@@ -78,6 +78,27 @@ pub(crate) fn parse_rfc3339(text: &str) -> Option<i64> {
     Some(days * 86400 + hour * 3600 + minute * 60 + second.min(59) - offset)
 }
 
+/// `seconds` since the epoch as RFC 3339 in UTC (`2026-03-02T04:59:00Z`).
+pub(crate) fn format_rfc3339(seconds: i64) -> String {
+    let (days, secs) = (seconds.div_euclid(86_400), seconds.rem_euclid(86_400));
+    // Howard Hinnant's `civil_from_days`.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
+        secs / 3600,
+        secs / 60 % 60,
+        secs % 60
+    )
+}
+
 fn num_of(s: &str) -> Option<i64> {
     s.bytes()
         .all(|c| c.is_ascii_digit())
