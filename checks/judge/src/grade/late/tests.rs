@@ -16,7 +16,10 @@ fn rfc3339_times_read_to_epoch_seconds() {
     assert_eq!(parse_rfc3339("2026-03-02T10:29:00+05:30"), want);
     assert!(parse_rfc3339("2024-02-29T00:00:00Z").is_some());
     assert_eq!(format_rfc3339(0), "1970-01-01T00:00:00Z");
-    assert_eq!(format_rfc3339(want.unwrap()), "2026-03-02T04:59:00Z");
+    assert_eq!(
+        format_rfc3339(20_514 * 86_400 + 4 * 3600 + 59 * 60),
+        "2026-03-02T04:59:00Z"
+    );
     assert_eq!(format_rfc3339(951_868_800 - 1), "2000-02-29T23:59:59Z");
     for t in [-86_401, 1_709_164_800, 4_102_444_799] {
         assert_eq!(parse_rfc3339(&format_rfc3339(t)), Some(t), "{t}");
