@@ -243,3 +243,78 @@ fn a_penalty_is_applied_once_and_recorded() {
     let l = apply(&r, &p, 0, &unknown).late.unwrap();
     assert_eq!((l.late_by, l.penalty, l.submitted_at), (None, 0, None));
 }
+
+/// A repository's own config that would start programs (a pager, an
+/// fsmonitor, signature checking, hooks) starts none of them.
+#[cfg(unix)]
+#[test]
+fn a_repository_config_runs_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let sub = dir.path().join("mallory");
+    std::fs::create_dir(&sub).unwrap();
+    if !git(&sub, &["init", "-q"]) {
+        return;
+    }
+    // A commit that carries a signature, so that a log which checks
+    // signatures would run the gpg program.
+    let out = |args: &[&str]| {
+        let o = Command::new("git")
+            .args(args)
+            .current_dir(&sub)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "git {args:?}");
+        String::from_utf8(o.stdout).unwrap().trim().to_string()
+    };
+    let tree = out(&["hash-object", "-t", "tree", "-w", "/dev/null"]);
+    let at = parse_rfc3339("2026-03-02T06:00:00Z").unwrap();
+    let commit = dir.path().join("commit");
+    std::fs::write(
+        &commit,
+        format!(
+            "tree {tree}\nauthor a <a@example.org> {at} +0000\n\
+             committer a <a@example.org> {at} +0000\n\
+             gpgsig -----BEGIN PGP SIGNATURE-----\n \n AAAA\n -----END PGP SIGNATURE-----\n\nx\n"
+        ),
+    )
+    .unwrap();
+    let sha = out(&[
+        "hash-object",
+        "-t",
+        "commit",
+        "-w",
+        &commit.display().to_string(),
+    ]);
+    out(&["update-ref", "HEAD", &sha]);
+    let marker = dir.path().join("ran");
+    let script = dir.path().join("run.sh");
+    std::fs::write(
+        &script,
+        format!("#!/bin/sh\ntouch '{}'\n", marker.display()),
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let hooks = sub.join(".git/hooks");
+    std::fs::create_dir_all(&hooks).unwrap();
+    for hook in [
+        "post-checkout",
+        "reference-transaction",
+        "post-index-change",
+    ] {
+        std::fs::copy(&script, hooks.join(hook)).unwrap();
+    }
+    let s = script.display();
+    let config = sub.join(".git/config");
+    let mut text = std::fs::read_to_string(&config).unwrap();
+    text += &format!(
+        "[core]\n\tpager = {s}\n\tfsmonitor = {s}\n\thooksPath = {}\n\
+         [log]\n\tshowSignature = true\n[gpg]\n\tprogram = {s}\n\
+         [pager]\n\tlog = {s}\n",
+        hooks.display()
+    );
+    std::fs::write(&config, text).unwrap();
+    let got = git_time(&sub).map(|t| t.1);
+    assert_eq!(got, parse_rfc3339("2026-03-02T06:00:00Z"));
+    assert!(!marker.exists(), "the repository's config ran a program");
+}
