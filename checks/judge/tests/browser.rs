@@ -497,6 +497,7 @@ fn synthetic(n: usize) -> SummaryFile {
                 },
                 steps,
                 seconds: 1.25,
+                late: None,
             }
         })
         .collect();
@@ -504,6 +505,8 @@ fn synthetic(n: usize) -> SummaryFile {
     SummaryFile {
         schema: GRADE_SCHEMA.to_string(),
         seed: "20261202".to_string(),
+        run: None,
+        roster: None,
         submissions,
     }
 }

@@ -56,6 +56,7 @@ const EXCEPTIONS: &[(&str, &str)] = &[
     ("results.json", "a file `grade` or Gradescope writes"),
     ("gradescope/results.json", "a file `grade` writes"),
     ("exercism/results.json", "a file `grade` writes"),
+    ("regrade.json", "a file `grade --previous` writes"),
     ("state.json", "the learner's state, written at run time"),
     (
         "student/src/advanced.rs",

@@ -9,6 +9,7 @@
 //! several arguments (a step count, `--advanced` without `--subject`) after.
 
 mod errors;
+mod grade_extras;
 mod help;
 mod maintainers;
 mod output;

@@ -424,6 +424,7 @@ pub(super) fn grade_args(w: &Words) -> Vec<Arg> {
             .num_args(1..)
             .action(ArgAction::Append),
     );
+    args.extend(super::grade_extras::args(w));
     args
 }
 
@@ -455,6 +456,7 @@ pub(super) fn read_grade(m: &ArgMatches) -> Result<GradeArgs, String> {
         limits: read_limits(m),
         submissions: submissions.into_iter().map(|(_, p)| p).collect(),
         merge: merge.into_iter().map(|(_, p)| p).collect(),
+        extras: super::grade_extras::read(m),
     };
     if out.submissions.is_empty() && out.merge.is_empty() {
         return Err(tr(

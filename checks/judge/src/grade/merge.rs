@@ -87,6 +87,15 @@ pub(super) fn merge(shards: &[PathBuf], out: &Path) -> u8 {
                     );
                     return status::USAGE;
                 }
+                // Each shard lists its own submissions without a roster row;
+                // the students without a submission are the whole class's.
+                if let Some(theirs) = &file.roster {
+                    let ours = acc.roster.get_or_insert_with(|| theirs.clone());
+                    ours.no_roster_row
+                        .extend(theirs.no_roster_row.iter().cloned());
+                    ours.no_roster_row.sort();
+                    ours.no_roster_row.dedup();
+                }
                 let folder = |x: &report::summary::SummarySubmission| {
                     x.folder.as_deref().unwrap_or(&x.name).to_ascii_lowercase()
                 };

@@ -1,9 +1,16 @@
 //! `lab.sh grade`: grades a class of submission folders on top of pristine
 //! copies of the kit, in parallel slots, and writes the reports; `--merge`
-//! joins the summaries of shards into one.
+//! joins the summaries of shards into one; `--roster`, `--due`/`--late`
+//! and `--previous` add gradebooks, late penalties and a regrade report
+//! ([`extras`]).
 
+mod csv_read;
 mod discovery;
+pub mod extras;
+pub(crate) mod late;
 mod merge;
+mod regrade;
+mod roster;
 mod table;
 mod verdicts;
 mod watchdog;
@@ -37,10 +44,16 @@ pub struct GradeArgs {
     pub submissions: Vec<PathBuf>,
     /// Shard output folders to join instead of grading.
     pub merge: Vec<PathBuf>,
+    /// `--roster`, `--due`, `--late`, `--previous` and their kin.
+    pub extras: extras::GradeExtras,
 }
 
 pub fn run(root: &Path, args: &GradeArgs) -> u8 {
     if !args.merge.is_empty() {
+        if args.extras.any() {
+            eprintln!("lab: {}", crate::catalog::t("error.extras_with_merge"));
+            return status::USAGE;
+        }
         return merge(&args.merge, &args.out);
     }
     run_with(root, args, true)
@@ -71,6 +84,13 @@ pub fn run_with(root: &Path, args: &GradeArgs, strict: bool) -> u8 {
             return status::USAGE;
         }
     };
+    let prepared = match extras::prepare(&args.extras, &args.submissions, &all) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("lab: {e}");
+            return status::USAGE;
+        }
+    };
     let mine = shard(all, args.shard);
     let folders: BTreeMap<String, String> = mine
         .iter()
@@ -81,6 +101,7 @@ pub fn run_with(root: &Path, args: &GradeArgs, strict: bool) -> u8 {
     if let Some((i, n)) = args.shard {
         rerun += &format!(" --shard {i}/{n}");
     }
+    rerun += &args.extras.rerun_words();
     rerun += &format!(" --out {} SUBMISSION...", shown_path(&args.out));
     println!(
         "{}",
@@ -97,6 +118,7 @@ pub fn run_with(root: &Path, args: &GradeArgs, strict: bool) -> u8 {
         needs_review(sub, &why, &weights, seed)
     };
     let on_done = |report: &SubmissionReport| {
+        let report = &prepared.apply(report);
         print_row(report);
         let folder = folders
             .get(&report.name)
@@ -136,9 +158,18 @@ pub fn run_with(root: &Path, args: &GradeArgs, strict: bool) -> u8 {
     let class = ClassReport {
         schema: report::GRADE_SCHEMA.into(),
         seed: seed.to_string(),
-        submissions: reports,
+        submissions: reports.iter().map(|r| prepared.apply(r)).collect(),
     };
-    if let Err(e) = write_summaries(&args.out, &summary_with_folders(&class, &folders)) {
+    let mut summary = summary_with_folders(&class, &folders);
+    let written = prepared
+        .finish(
+            &args.out,
+            &mut summary,
+            &class.submissions,
+            &extras::run_info(),
+        )
+        .and_then(|()| write_summaries(&args.out, &summary));
+    if let Err(e) = written {
         eprintln!("lab: {}", tr("error.kit", &[("what", &e)]));
         return status::KIT_ERROR;
     }
