@@ -13,7 +13,7 @@ mod blame;
 mod manifest;
 mod reads;
 mod runners;
-use reads::{kit_configs_above, sources};
+use reads::{cargo_configs, cargo_home, sources};
 mod slot;
 
 pub use manifest::{extra_dependencies, read_manifest};
@@ -190,7 +190,7 @@ fn jail_reading(
     std::fs::create_dir_all(&tmp)?;
     let (mut read, also) = sources(dir)?;
     read.extend(more.iter().map(|p| p.to_path_buf()));
-    read.extend(kit_configs_above(dir));
+    read.extend(cargo_configs(dir, cargo_home().as_deref()));
     Ok(crate::platform::build(
         &read,
         target,

@@ -1,5 +1,5 @@
 //! What a build's jail may read: the sources of the workspace it builds
-//! in, and the kit's own cargo configuration above it.
+//! in, and the cargo configuration files cargo reads above it.
 
 use super::RUNNER_CRATES;
 use std::io;
@@ -28,20 +28,33 @@ pub(super) fn sources(dir: &Path) -> io::Result<(Vec<PathBuf>, Vec<PathBuf>)> {
     Ok((out, Vec::new()))
 }
 
-/// The kit's own cargo configuration (`.cargo/config.toml`, its `cargo
-/// lab` alias) in every kit folder above `dir`. Cargo reads the
-/// configuration of every folder above the one it builds in, and stops
-/// with an error at one it may not read, so a slot inside the kit's
-/// target folder must be let read the kit's file. That file alone, not its
-/// folder: it is the kit's (a slot holds a copy of it anyway), never a
-/// submission's.
-pub(super) fn kit_configs_above(dir: &Path) -> Vec<PathBuf> {
-    dir.ancestors()
-        .skip(1)
-        .filter(|a| is_kit(a))
-        .map(|a| a.join(".cargo").join("config.toml"))
-        .filter(|f| f.is_file())
-        .collect()
+/// The cargo configuration files a build in `dir` reads besides its own
+/// folder's: `.cargo/config.toml` (or the older `.cargo/config`) of every
+/// folder above `dir` (the kit's own, with its `cargo lab` alias, when
+/// `dir` is a slot in the kit's target folder) and of cargo's home
+/// (`cargo_home`: a grader's registry mirror, say). Cargo reads them all
+/// and stops with an error at one it may not read, so the jail lets the
+/// build read these files, each alone: never their folders, never
+/// `credentials.toml`.
+pub(super) fn cargo_configs(dir: &Path, cargo_home: Option<&Path>) -> Vec<PathBuf> {
+    let above = dir.ancestors().skip(1).map(|a| a.join(".cargo"));
+    let mut out: Vec<PathBuf> = Vec::new();
+    for folder in above.chain(cargo_home.map(Path::to_path_buf)) {
+        for name in ["config.toml", "config"] {
+            let file = folder.join(name);
+            if file.is_file() && !out.contains(&file) {
+                out.push(file);
+            }
+        }
+    }
+    out
+}
+
+/// Cargo's home as cargo finds it: `CARGO_HOME`, else `~/.cargo`.
+pub(super) fn cargo_home() -> Option<PathBuf> {
+    std::env::var_os("CARGO_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cargo")))
 }
 
 /// Whether `dir` is the kit itself (its target folder is the one lab.sh
