@@ -4,6 +4,7 @@
 
 mod discovery;
 mod merge;
+mod similarity;
 mod table;
 mod verdicts;
 mod watchdog;
@@ -24,7 +25,9 @@ use table::print_row;
 use verdicts::{needs_review, review_status};
 use watchdog::{watchdog_bound, within};
 pub use worker::grade_class;
-use write::{summary_with_folders, write_submission, write_summaries};
+#[cfg(test)]
+use write::write_summaries;
+use write::{summary_with_folders, write_submission, write_summaries_with};
 
 #[derive(Debug, Clone)]
 pub struct GradeArgs {
@@ -37,6 +40,8 @@ pub struct GradeArgs {
     pub submissions: Vec<PathBuf>,
     /// Shard output folders to join instead of grading.
     pub merge: Vec<PathBuf>,
+    /// The similarity stage's options; none: `--no-similarity`.
+    pub similarity: Option<crate::similarity::Options>,
 }
 
 pub fn run(root: &Path, args: &GradeArgs) -> u8 {
@@ -71,6 +76,9 @@ pub fn run_with(root: &Path, args: &GradeArgs, strict: bool) -> u8 {
             return status::USAGE;
         }
     };
+    let similar = args
+        .similarity
+        .map(|opts| similarity::start(root, all.clone(), opts));
     let mine = shard(all, args.shard);
     let folders: BTreeMap<String, String> = mine
         .iter()
@@ -138,7 +146,12 @@ pub fn run_with(root: &Path, args: &GradeArgs, strict: bool) -> u8 {
         seed: seed.to_string(),
         submissions: reports,
     };
-    if let Err(e) = write_summaries(&args.out, &summary_with_folders(&class, &folders)) {
+    let similar = similar.and_then(similarity::finish);
+    if let Err(e) = write_summaries_with(
+        &args.out,
+        &summary_with_folders(&class, &folders),
+        similar.as_ref(),
+    ) {
         eprintln!("lab: {}", tr("error.kit", &[("what", &e)]));
         return status::KIT_ERROR;
     }

@@ -10,6 +10,7 @@ pub mod html;
 pub mod junit;
 pub mod kit;
 pub(crate) mod outside;
+pub mod similarity;
 #[cfg(test)]
 mod snapshot;
 pub mod summary;
