@@ -414,7 +414,7 @@ pub(super) fn grade_args(w: &Words) -> Vec<Arg> {
         option("shard", "I/N", w.text("cli.opt.shard")).value_parser(shard),
     ];
     args.extend(limit_options(w, "cli.opt.grade_unsandboxed"));
-    args.extend(similarity_options(w));
+    args.extend(super::similarity::options(w));
     args.push(
         path_option("merge", w.name("cli.value.dir"), w.text("cli.opt.merge"))
             .num_args(1..)
@@ -451,7 +451,7 @@ pub(super) fn read_grade(m: &ArgMatches) -> Result<GradeArgs, String> {
         limits: read_limits(m),
         submissions: submissions.into_iter().map(|(_, p)| p).collect(),
         merge: merge.into_iter().map(|(_, p)| p).collect(),
-        similarity: read_similarity(m),
+        similarity: super::similarity::read(m),
     };
     if out.submissions.is_empty() && out.merge.is_empty() {
         return Err(tr(
@@ -460,43 +460,6 @@ pub(super) fn read_grade(m: &ArgMatches) -> Result<GradeArgs, String> {
         ));
     }
     Ok(out)
-}
-
-/// `--no-similarity` and `--similarity-threshold PERCENT` of grade.
-pub(super) fn similarity_options(w: &Words) -> [Arg; 2] {
-    [
-        flag("no-similarity", w.text("cli.opt.no_similarity")),
-        option(
-            "similarity-threshold",
-            "PERCENT",
-            w.text("cli.opt.similarity_threshold"),
-        )
-        .allow_negative_numbers(true)
-        .value_parser(percent),
-    ]
-}
-
-/// The similarity stage's options, or none with `--no-similarity`.
-pub(super) fn read_similarity(m: &ArgMatches) -> Option<crate::similarity::Options> {
-    if m.get_flag("no-similarity") {
-        return None;
-    }
-    let percent = m
-        .get_one::<f64>("similarity-threshold")
-        .copied()
-        .unwrap_or(crate::similarity::DEFAULT_PERCENT);
-    Some(crate::similarity::Options {
-        threshold: percent / 100.0,
-        ..Default::default()
-    })
-}
-
-/// A percentage from 0 to 100.
-pub(super) fn percent(text: &str) -> Result<f64, String> {
-    match text.parse::<f64>() {
-        Ok(p) if (0.0..=100.0).contains(&p) => Ok(p),
-        _ => Err(tr("error.bad_percent", &[("value", &text)])),
-    }
 }
 
 /// `[NN] [--subject PATH] [--advanced PATH]`: a step without a

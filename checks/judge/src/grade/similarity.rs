@@ -66,3 +66,35 @@ pub(super) fn from_shards(shards: &[std::path::PathBuf]) -> Option<SimilarityFil
         crate::report::similarity::read_similarity(&text).ok()
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::write::write_summaries_with;
+    use super::*;
+    use crate::report::similarity::read_similarity;
+    use crate::report::summary::summary_of;
+    use crate::report::test_support::class;
+
+    #[test]
+    fn the_private_file_is_written_before_the_summary_and_removed_when_off() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("out");
+        let summary = summary_of(&class());
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+        let file = compare(&root, &[], &Options::default());
+        write_summaries_with(&out, &summary, Some(&file)).unwrap();
+        let text = std::fs::read_to_string(out.join("similarity.json")).unwrap();
+        assert_eq!(read_similarity(&text).unwrap(), file);
+        let html = std::fs::read_to_string(out.join("summary.html")).unwrap();
+        assert!(html.contains("<section id=\"similarity\""));
+        // A shard folder's file is what --merge takes.
+        let other = dir.path().join("none");
+        assert_eq!(from_shards(&[other, out.clone()]), Some(file));
+        // Without the stage, no private file outlives the run that wrote it.
+        write_summaries_with(&out, &summary, None).unwrap();
+        assert!(!out.join("similarity.json").exists());
+        let html = std::fs::read_to_string(out.join("summary.html")).unwrap();
+        assert!(!html.contains("id=\"similarity\""));
+        assert_eq!(from_shards(&[out]), None);
+    }
+}

@@ -37,7 +37,7 @@ pub const MAX_PAIRS: usize = 200;
 const MAX_MATCHES: usize = 12;
 /// A fingerprint shared by more submissions than
 /// `max(COMMON_MIN, class / COMMON_PART)` is common code.
-const COMMON_MIN: usize = 10;
+const COMMON_MIN: usize = 20;
 const COMMON_PART: usize = 10;
 
 /// The hasher of the stage's sets and maps: their keys are hashes already

@@ -158,3 +158,114 @@ pub fn section(out: &mut String, file: &SimilarityFile) {
     }
     out.push_str("</section>\n");
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::super::similarity::{Match, Pair, Skipped, SIMILARITY_SCHEMA};
+    use super::super::super::summary::summary_of;
+    use super::super::super::test_support::{class, HOSTILE};
+    use super::super::{summary_html, summary_html_with};
+    use super::*;
+    use scraper::{Html, Selector};
+
+    fn sel(css: &str) -> Selector {
+        Selector::parse(css).unwrap()
+    }
+
+    /// A file with one pair between a hostile name and a plain one, its
+    /// code trying to end the page's elements.
+    fn file() -> SimilarityFile {
+        let code = "fn f() {\n\t\"</pre></td><script>alert(1)</script>\" \u{202e}\n}\n";
+        SimilarityFile {
+            schema: SIMILARITY_SCHEMA.into(),
+            threshold: 0.8,
+            min_tokens: 40,
+            k: 10,
+            window: 5,
+            common_above: 10,
+            compared: 3,
+            handout_removed: false,
+            skipped: vec![Skipped {
+                submission: HOSTILE.into(),
+                file: "student/src/lib.rs".into(),
+                reason: "too-large".into(),
+            }],
+            left_out: [("04".to_string(), 3)].into(),
+            pairs: vec![Pair {
+                step: "04".into(),
+                file: "student/src/lib.rs".into(),
+                a: HOSTILE.into(),
+                b: "bob".into(),
+                score: 0.915,
+                a_share: 0.9,
+                b_share: 0.93,
+                matched_tokens: 120,
+                matches: vec![Match {
+                    a_lines: [3, 5],
+                    b_lines: [10, 12],
+                    a_text: code.into(),
+                    b_text: "fn g() {}\n".into(),
+                }],
+            }],
+        }
+    }
+
+    #[test]
+    fn the_private_section_shows_each_pair_side_by_side_and_escaped() {
+        let summary = summary_of(&class());
+        let page = summary_html_with(&summary, Some(&file()));
+        let doc = Html::parse_document(&page);
+        assert_eq!(doc.errors.len(), 0, "{:?}", doc.errors);
+        let section = doc
+            .select(&sel("section#similarity"))
+            .next()
+            .expect("section");
+        assert_eq!(section.value().attr("data-private"), Some("instructors"));
+        assert_eq!(doc.select(&sel("nav a[href='#similarity']")).count(), 1);
+        // Only the page's own sorting script: none from the learner's code.
+        assert_eq!(doc.select(&sel("script")).count(), 1);
+        let pairs: Vec<_> = section.select(&sel("details.pair")).collect();
+        assert_eq!(pairs.len(), 1);
+        let pair = pairs[0].value();
+        assert_eq!(pair.attr("data-step"), Some("04"));
+        assert_eq!(pair.attr("data-b"), Some("bob"));
+        assert_eq!(pair.attr("data-score"), Some("0.915"));
+        // The hostile name is shown as one visible line.
+        assert_eq!(pair.attr("data-a"), Some(&*visible::line(HOSTILE)));
+        let row = section.select(&sel("table.sbs tbody tr")).next().unwrap();
+        assert_eq!(row.value().attr("data-a-lines"), Some("3-5"));
+        assert_eq!(row.value().attr("data-b-lines"), Some("10-12"));
+        let pres: Vec<String> = row
+            .select(&sel("pre"))
+            .map(|p| p.text().collect())
+            .collect();
+        assert_eq!(
+            pres,
+            [
+                "fn f() {\n\t\"</pre></td><script>alert(1)</script>\" \\u{202e}\n}\n",
+                "fn g() {}\n"
+            ]
+        );
+        assert_eq!(
+            section.select(&sel("[data-skipped='too-large']")).count(),
+            1
+        );
+    }
+
+    #[test]
+    fn without_the_stage_the_page_has_no_private_section() {
+        let summary = summary_of(&class());
+        let page = summary_html(&summary);
+        assert!(!page.contains("id=\"similarity\""));
+        assert!(!page.contains(STYLE));
+        let mut empty = file();
+        empty.pairs.clear();
+        let page = summary_html_with(&summary, Some(&empty));
+        let doc = Html::parse_document(&page);
+        assert_eq!(
+            doc.select(&sel("section#similarity [data-pairs='0']"))
+                .count(),
+            1
+        );
+    }
+}
