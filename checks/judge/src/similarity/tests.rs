@@ -97,7 +97,10 @@ fn a_copy_with_renamed_names_moved_helpers_and_new_layout_is_found() {
         );
         assert!(!steps.contains(&step));
     }
-    // Without the handout taken out, the shared stubs' text alone is no copy.
+    // The disguised copy holds the reference answers: its folder is never
+    // in a handout (the handout's walk does not go into a withheld one).
+    assert!(crate::handout::withheld(Path::new("fixtures/similarity")));
+    // Two learners who kept the stubs are no copy of each other.
     let stub = [
         [Some(read("fixtures/pristine/lib.rs")), None],
         [Some(read("fixtures/pristine/lib.rs")), None],
