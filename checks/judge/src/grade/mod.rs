@@ -25,7 +25,7 @@ use table::print_row;
 use verdicts::{needs_review, review_status};
 use watchdog::{watchdog_bound, within};
 pub use worker::grade_class;
-#[cfg(test)]
+#[cfg(all(test, unix))]
 use write::write_summaries;
 use write::{summary_with_folders, write_submission, write_summaries_with};
 

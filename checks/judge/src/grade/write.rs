@@ -38,7 +38,7 @@ pub(super) fn summary_with_folders(
     summary
 }
 
-#[cfg(test)]
+#[cfg(all(test, unix))]
 pub(super) fn write_summaries(
     out: &Path,
     summary: &report::summary::SummaryFile,

@@ -25,7 +25,10 @@ fn handout() -> [Vec<u8>; 2] {
     ]
 }
 
-fn class(names: &[&str], files: &[[Option<Vec<u8>>; 2]], opts: &Options) -> SimilarityFile {
+/// One submission's lib.rs and advanced.rs.
+type Files = [Option<Vec<u8>>; 2];
+
+fn class(names: &[&str], files: &[Files], opts: &Options) -> SimilarityFile {
     let [l, a] = handout();
     compare_bytes(names, files, &[&l, &a], opts)
 }
@@ -235,7 +238,10 @@ fn odd_text_tokenizes_and_yields_items_without_panicking() {
     let name = crate::hash::fnv1a(b"execute");
     assert_eq!(
         found.step_text(&toks, &[name], &Set::default()),
-        [1..toks.len()]
+        vec![std::ops::Range {
+            start: 1,
+            end: toks.len()
+        }]
     );
     // A step's text is cut.
     let long = tokens::tokenize(&odd[11]);
@@ -329,7 +335,7 @@ fn varied(text: &str, seed: usize) -> String {
 /// takes each core step from one of the six (the reference and the five
 /// alternatives), [`varied`], and the reference's advanced file (its
 /// functions varied too) with, for two thirds, one alternative section.
-pub(crate) fn synthetic_class(n: usize) -> (Vec<String>, Vec<[Option<Vec<u8>>; 2]>) {
+fn synthetic_class(n: usize) -> (Vec<String>, Vec<Files>) {
     let mut bases = vec![String::from_utf8(read("solutions/src/lib.rs")).unwrap()];
     let mut paths: Vec<_> = std::fs::read_dir(root().join("fixtures/alternatives"))
         .unwrap()

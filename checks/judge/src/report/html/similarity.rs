@@ -139,10 +139,10 @@ pub fn section(out: &mut String, file: &SimilarityFile) {
                         &[("from", &l[0]), ("to", &l[1])],
                     )
                 };
-                let _ = write!(
+                let _ = writeln!(
                     out,
                     "<tr data-a-lines=\"{}-{}\" data-b-lines=\"{}-{}\"><td><div class=\"lines\">{}</div>\
-                     <pre>{}</pre></td><td><div class=\"lines\">{}</div><pre>{}</pre></td></tr>\n",
+                     <pre>{}</pre></td><td><div class=\"lines\">{}</div><pre>{}</pre></td></tr>",
                     m.a_lines[0],
                     m.a_lines[1],
                     m.b_lines[0],
