@@ -243,6 +243,22 @@ fn odd_text_tokenizes_and_yields_items_without_panicking() {
             end: toks.len()
         }]
     );
+    // Random text over the characters that matter to the scan.
+    let alphabet = b"fn impl struct Deadline execute{}()[];'\"\\/*#r b'\n\xff\xc3<>:.0";
+    let steps = registry_steps();
+    let mut state = 0x2545_f491_4f6c_dd1d_u64;
+    for _ in 0..2000 {
+        let mut text = Vec::new();
+        for _ in 0..(state % 200) {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            text.push(alphabet[(state % alphabet.len() as u64) as usize]);
+        }
+        for track in [Track::Core, Track::Advanced] {
+            let _ = prints_of(&text, track, &steps, &Set::default());
+        }
+    }
     // A step's text is cut.
     let long = tokens::tokenize(&odd[11]);
     assert!(long.len() > MAX_STEP_TOKENS);
