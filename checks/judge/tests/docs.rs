@@ -53,6 +53,7 @@ const EXCEPTIONS: &[(&str, &str)] = &[
     ),
     ("summary.json", "a file `grade` writes"),
     ("result.json", "a file `grade` writes"),
+    ("similarity.json", "a file `grade` writes"),
     ("results.json", "a file `grade` or Gradescope writes"),
     ("gradescope/results.json", "a file `grade` writes"),
     ("exercism/results.json", "a file `grade` writes"),

@@ -13,6 +13,7 @@ mod grade_extras;
 mod help;
 mod maintainers;
 mod output;
+mod similarity;
 mod spec;
 
 pub use maintainers::{BenchArgs, SelftestArgs, Tool};

@@ -419,6 +419,7 @@ pub(super) fn grade_args(w: &Words) -> Vec<Arg> {
         option("shard", "I/N", w.text("cli.opt.shard")).value_parser(shard),
     ];
     args.extend(limit_options(w, "cli.opt.grade_unsandboxed"));
+    args.extend(super::similarity::options(w));
     args.push(
         path_option("merge", w.name("cli.value.dir"), w.text("cli.opt.merge"))
             .num_args(1..)
@@ -457,6 +458,7 @@ pub(super) fn read_grade(m: &ArgMatches) -> Result<GradeArgs, String> {
         submissions: submissions.into_iter().map(|(_, p)| p).collect(),
         merge: merge.into_iter().map(|(_, p)| p).collect(),
         extras: super::grade_extras::read(m),
+        similarity: super::similarity::read(m),
     };
     if out.submissions.is_empty() && out.merge.is_empty() {
         return Err(tr(

@@ -2,7 +2,7 @@
 //! into one.
 
 use super::discovery::shown_path;
-use super::write::write_summaries;
+use super::write::write_summaries_with;
 use crate::catalog::tr;
 use crate::report::{self};
 use crate::status;
@@ -128,7 +128,8 @@ pub(super) fn merge(shards: &[PathBuf], out: &Path) -> u8 {
         return status::USAGE;
     };
     merged.submissions.sort_by(|a, b| a.name.cmp(&b.name));
-    if let Err(e) = write_summaries(out, &merged) {
+    let similar = super::similarity::from_shards(shards);
+    if let Err(e) = write_summaries_with(out, &merged, similar.as_ref()) {
         eprintln!("lab: {}", tr("error.kit", &[("what", &e)]));
         return status::KIT_ERROR;
     }

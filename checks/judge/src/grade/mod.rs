@@ -11,6 +11,7 @@ pub(crate) mod late;
 mod merge;
 mod regrade;
 mod roster;
+mod similarity;
 mod table;
 mod verdicts;
 mod watchdog;
@@ -31,7 +32,9 @@ use table::print_row;
 use verdicts::{needs_review, review_status};
 use watchdog::{watchdog_bound, within};
 pub use worker::grade_class;
-use write::{summary_with_folders, write_submission, write_summaries};
+#[cfg(all(test, unix))]
+use write::write_summaries;
+use write::{summary_with_folders, write_submission, write_summaries_with};
 
 #[derive(Debug, Clone)]
 pub struct GradeArgs {
@@ -46,6 +49,8 @@ pub struct GradeArgs {
     pub merge: Vec<PathBuf>,
     /// `--roster`, `--due`, `--late`, `--previous` and their kin.
     pub extras: extras::GradeExtras,
+    /// The similarity stage's options; none: `--no-similarity`.
+    pub similarity: Option<crate::similarity::Options>,
 }
 
 pub fn run(root: &Path, args: &GradeArgs) -> u8 {
@@ -91,6 +96,9 @@ pub fn run_with(root: &Path, args: &GradeArgs, strict: bool) -> u8 {
             return status::USAGE;
         }
     };
+    let similar = args
+        .similarity
+        .map(|opts| similarity::start(root, all.clone(), opts));
     let mine = shard(all, args.shard);
     let folders: BTreeMap<String, String> = mine
         .iter()
@@ -161,6 +169,7 @@ pub fn run_with(root: &Path, args: &GradeArgs, strict: bool) -> u8 {
         submissions: reports.iter().map(|r| prepared.apply(r)).collect(),
     };
     let mut summary = summary_with_folders(&class, &folders);
+    let similar = similar.and_then(similarity::finish);
     let written = prepared
         .finish(
             &args.out,
@@ -168,7 +177,7 @@ pub fn run_with(root: &Path, args: &GradeArgs, strict: bool) -> u8 {
             &class.submissions,
             &extras::run_info(),
         )
-        .and_then(|()| write_summaries(&args.out, &summary));
+        .and_then(|()| write_summaries_with(&args.out, &summary, similar.as_ref()));
     if let Err(e) = written {
         eprintln!("lab: {}", tr("error.kit", &[("what", &e)]));
         return status::KIT_ERROR;

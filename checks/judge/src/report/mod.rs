@@ -12,6 +12,7 @@ pub mod junit;
 pub mod kit;
 pub mod lms;
 pub(crate) mod outside;
+pub mod similarity;
 #[cfg(test)]
 mod snapshot;
 pub mod summary;
