@@ -178,6 +178,7 @@ fn grade_one(root: &Path, submission: &Path) -> Result<String, u8> {
         limits: Limits::default(),
         submissions: vec![folder],
         merge: Vec::new(),
+        policy: Default::default(),
     };
     let code = crate::grade::run_with(root, &args, false);
     let read = |path: PathBuf| -> Option<serde_json::Value> {

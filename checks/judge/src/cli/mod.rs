@@ -11,6 +11,7 @@
 mod errors;
 mod help;
 mod maintainers;
+mod policy;
 mod spec;
 
 pub use maintainers::{BenchArgs, SelftestArgs, Tool};

@@ -414,6 +414,7 @@ pub(super) fn grade_args(w: &Words) -> Vec<Arg> {
         option("shard", "I/N", w.text("cli.opt.shard")).value_parser(shard),
     ];
     args.extend(limit_options(w, "cli.opt.grade_unsandboxed"));
+    args.extend(super::policy::policy_options(w));
     args.push(
         path_option("merge", w.name("cli.value.dir"), w.text("cli.opt.merge"))
             .num_args(1..)
@@ -450,6 +451,7 @@ pub(super) fn read_grade(m: &ArgMatches) -> Result<GradeArgs, String> {
         limits: read_limits(m),
         submissions: submissions.into_iter().map(|(_, p)| p).collect(),
         merge: merge.into_iter().map(|(_, p)| p).collect(),
+        policy: super::policy::read_policy(m),
     };
     if out.submissions.is_empty() && out.merge.is_empty() {
         return Err(tr(

@@ -4,6 +4,7 @@
 
 mod discovery;
 mod merge;
+pub mod policy;
 mod table;
 mod verdicts;
 mod watchdog;
@@ -37,6 +38,9 @@ pub struct GradeArgs {
     pub submissions: Vec<PathBuf>,
     /// Shard output folders to join instead of grading.
     pub merge: Vec<PathBuf>,
+    /// Credit, visibility and detail, PrairieLearn's ungradable
+    /// submissions (see [`policy`]).
+    pub policy: policy::Policy,
 }
 
 pub fn run(root: &Path, args: &GradeArgs) -> u8 {
@@ -59,6 +63,13 @@ pub fn run_with(root: &Path, args: &GradeArgs, strict: bool) -> u8 {
     }
     let weights = match weights(root) {
         Ok(w) => w,
+        Err(e) => {
+            eprintln!("lab: {e}");
+            return status::USAGE;
+        }
+    };
+    let shown = match policy::shown(root, &args.policy) {
+        Ok(s) => s,
         Err(e) => {
             eprintln!("lab: {e}");
             return status::USAGE;
@@ -102,10 +113,20 @@ pub fn run_with(root: &Path, args: &GradeArgs, strict: bool) -> u8 {
             .get(&report.name)
             .cloned()
             .unwrap_or_else(|| crate::folders::mapped(&report.name));
-        write_submission(&args.out, &folder, report, &seed_text).map_err(|e| e.to_string())
+        let formats = write::Formats {
+            shown: &shown,
+            ungradable: args.policy.ungradable,
+        };
+        write_submission(&args.out, &folder, report, &seed_text, &formats)
+            .map_err(|e| e.to_string())
     };
-    let (root_dir, class_weights, limits, jobs) =
-        (root.to_path_buf(), weights.clone(), args.limits, args.jobs);
+    let (root_dir, class_weights, limits, jobs, credit) = (
+        root.to_path_buf(),
+        weights.clone(),
+        args.limits,
+        args.jobs,
+        args.policy.credit,
+    );
     let class_subs = mine.clone();
     let grading = move |tx: &dyn Fn(SubmissionReport) -> Result<(), String>| {
         grade_class(
@@ -115,7 +136,11 @@ pub fn run_with(root: &Path, args: &GradeArgs, strict: bool) -> u8 {
             jobs,
             limits,
             &class_weights,
-            |r| tx(r.clone()),
+            |r| {
+                let mut r = r.clone();
+                policy::apply_credit(&mut r, credit);
+                tx(r)
+            },
         )
         .map(|_| ())
     };

@@ -27,6 +27,7 @@ use super::{
     capped, AdvancedBuild, Build, ClauseStatus, StepReport, StepStatus, SubmissionReport,
     MESSAGE_CAP,
 };
+use super::visibility::Shown;
 use serde::Serialize;
 
 /// How every output and name is shown: as plain text.
@@ -58,7 +59,13 @@ struct Test {
 
 /// Gradescope's `results.json` for one submission, pretty, newline.
 pub fn results_json(s: &SubmissionReport, seed: &str) -> String {
-    let s = &s.attempted();
+    results_json_shown(s, seed, &Shown::default())
+}
+
+/// [`results_json`] with each step's visibility and detail
+/// ([`super::visibility`]): a step's `visibility` is its own.
+pub fn results_json_shown(s: &SubmissionReport, seed: &str, shown: &Shown) -> String {
+    let s = &shown.redacted(&s.attempted(), true);
     let results = Results {
         // Bonus points go on top: Gradescope shows a score above the
         // assignment's total as extra credit.
@@ -89,7 +96,7 @@ pub fn results_json(s: &SubmissionReport, seed: &str) -> String {
                 max_score: if step.bonus { 0 } else { step.weight },
                 status: if step.passed { "passed" } else { "failed" },
                 output: step_output(step),
-                visibility: "visible",
+                visibility: shown.of(&step.step).0.word(),
             })
             .collect(),
     };
@@ -98,7 +105,7 @@ pub fn results_json(s: &SubmissionReport, seed: &str) -> String {
     text
 }
 
-fn overview(s: &SubmissionReport, seed: &str) -> String {
+pub(super) fn overview(s: &SubmissionReport, seed: &str) -> String {
     let mut text = tr("report.gradescope.seed", &[("seed", &seed)]) + "\n";
     let recorded =
         |what: &Option<String>| what.clone().unwrap_or_else(|| t("report.none_recorded"));
@@ -145,7 +152,7 @@ fn overview(s: &SubmissionReport, seed: &str) -> String {
     capped(&visible::text(&text), MESSAGE_CAP)
 }
 
-fn step_output(step: &StepReport) -> String {
+pub(super) fn step_output(step: &StepReport) -> String {
     let text = match step.status {
         StepStatus::Passed => String::new(),
         StepStatus::NotStarted => tr(

@@ -10,11 +10,15 @@ pub mod html;
 pub mod junit;
 pub mod kit;
 pub(crate) mod outside;
+pub mod prairielearn;
+#[cfg(test)]
+pub(crate) mod schema_check;
 #[cfg(test)]
 mod snapshot;
 pub mod summary;
 #[cfg(test)]
 pub(crate) mod test_support;
+pub mod visibility;
 
 use serde::{Deserialize, Serialize};
 
