@@ -47,6 +47,11 @@ pub fn run(root: &Path, args: &GradeArgs) -> u8 {
     if !args.merge.is_empty() {
         return merge(&args.merge, &args.out);
     }
+    // Only here: an autograder's one submission is graded as it is.
+    if let Err(e) = discovery::class_folder(&args.submissions, &args.out) {
+        eprintln!("lab: {e}");
+        return status::USAGE;
+    }
     run_with(root, args, true)
 }
 
