@@ -158,6 +158,10 @@ pub fn run(root: &Path, args: &CheckArgs) -> u8 {
         &[("seed", &seed), ("command", &rerun_command(args, seed))],
     );
     println!("{seed_line}");
+    if args.seed.is_none() {
+        // Passing under one drawn seed is no promise under grade's own.
+        println!("{}", crate::catalog::t("run.fresh_seed"));
+    }
     if sources.is_none() {
         let manifest =
             compile::read_manifest(&root.join("student/Cargo.toml"), true).unwrap_or_default();
