@@ -1,13 +1,17 @@
 //! `grade`'s options for the instructor's policy (`--credit`,
 //! `--visibility`, `--detail`, `--prairielearn-ungradable`; see
-//! `grade::policy`), shared by `grade` and `prairielearn-grade`.
+//! `grade::policy`), shared by `grade`, `prairielearn` and
+//! `prairielearn-grade`, and those two commands' own arguments.
 
 use super::help::Words;
-use super::spec::option;
+use super::spec::{one_path, option, path_and_more, path_option};
+use super::Command;
 use crate::catalog::tr;
 use crate::grade::policy::{pair, Credit, Policy};
+use crate::prairielearn::{QuestionArgs, IMAGE};
 use crate::report::prairielearn::Ungradable;
 use clap::{Arg, ArgAction, ArgMatches};
+use std::path::PathBuf;
 
 pub(super) fn policy_options(w: &Words) -> [Arg; 4] {
     [
@@ -50,7 +54,11 @@ fn credit(text: &str) -> Result<Credit, String> {
     Credit::from_word(text).ok_or_else(|| {
         tr(
             "error.bad_choice",
-            &[("value", &text), ("option", &"--credit"), ("values", &"steps, rules")],
+            &[
+                ("value", &text),
+                ("option", &"--credit"),
+                ("values", &"steps, rules"),
+            ],
         )
     })
 }
@@ -65,5 +73,49 @@ fn ungradable(text: &str) -> Result<Ungradable, String> {
                 ("values", &"compile-error, zero"),
             ],
         )
+    })
+}
+
+/// `prairielearn DIR [--image NAME]` and the policy's options.
+pub(super) fn question_args(w: &Words) -> Vec<Arg> {
+    let mut args = path_and_more(w, "cli.value.dir", "cli.opt.prairielearn_dir");
+    args.push(option(
+        "image",
+        w.name("cli.value.name"),
+        w.text("cli.opt.prairielearn_image"),
+    ));
+    args.extend(policy_options(w));
+    args
+}
+
+pub(super) fn read_question(m: &ArgMatches) -> Result<Command, String> {
+    Ok(Command::PrairieLearn(QuestionArgs {
+        dir: one_path(m, "prairielearn DIR")?,
+        image: m
+            .get_one::<String>("image")
+            .cloned()
+            .unwrap_or_else(|| IMAGE.to_string()),
+        policy: read_policy(m),
+    }))
+}
+
+/// `prairielearn-grade [--root DIR]` and the policy's options.
+pub(super) fn pl_grade_args(w: &Words) -> Vec<Arg> {
+    let mut args = vec![path_option(
+        "root",
+        w.name("cli.value.dir"),
+        w.text("cli.opt.prairielearn_root"),
+    )];
+    args.extend(policy_options(w));
+    args
+}
+
+pub(super) fn read_pl_grade(m: &ArgMatches) -> Result<Command, String> {
+    Ok(Command::PrairieLearnGrade {
+        root: m
+            .get_one::<PathBuf>("root")
+            .cloned()
+            .unwrap_or_else(|| PathBuf::from("/grade")),
+        policy: read_policy(m),
     })
 }

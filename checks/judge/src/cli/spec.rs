@@ -153,6 +153,16 @@ pub(super) const COMMANDS: &[Spec] = &[
         },
     },
     Spec {
+        name: "prairielearn",
+        args: super::policy::question_args,
+        read: super::policy::read_question,
+    },
+    Spec {
+        name: "prairielearn-grade",
+        args: super::policy::pl_grade_args,
+        read: super::policy::read_pl_grade,
+    },
+    Spec {
         name: "bench",
         args: |w| {
             vec![

@@ -75,8 +75,8 @@ pub fn shown(root: &Path, policy: &Policy) -> Result<Shown, String> {
     let path = root.join("fixtures/visibility.json");
     let mut pairs: Vec<(String, String, String)> = Vec::new();
     if let Ok(text) = std::fs::read_to_string(&path) {
-        let file: BTreeMap<String, BTreeMap<String, String>> =
-            serde_json::from_str(&text).map_err(|e| {
+        let file: BTreeMap<String, BTreeMap<String, String>> = serde_json::from_str(&text)
+            .map_err(|e| {
                 tr(
                     "error.visibility_file",
                     &[("path", &path.display()), ("what", &e)],
@@ -135,7 +135,11 @@ fn bad(key: &str, value: &str) -> String {
     };
     tr(
         "error.visibility_value",
-        &[("key", &key), ("value", &value), ("values", &words.join(", "))],
+        &[
+            ("key", &key),
+            ("value", &value),
+            ("values", &words.join(", ")),
+        ],
     )
 }
 

@@ -23,11 +23,11 @@
 //! of the tests' `max_score`), so a bonus shows as a score above it.
 
 use super::outside::{t, tr, visible};
+use super::visibility::Shown;
 use super::{
     capped, AdvancedBuild, Build, ClauseStatus, StepReport, StepStatus, SubmissionReport,
     MESSAGE_CAP,
 };
-use super::visibility::Shown;
 use serde::Serialize;
 
 /// How every output and name is shown: as plain text.

@@ -64,7 +64,11 @@ struct Case {
 
 /// The JUnit XML document for one submission, each step told as `shown`
 /// says ([`super::visibility`]).
-pub fn junit_xml_shown(s: &SubmissionReport, seed: &str, shown: &super::visibility::Shown) -> String {
+pub fn junit_xml_shown(
+    s: &SubmissionReport,
+    seed: &str,
+    shown: &super::visibility::Shown,
+) -> String {
     junit_xml(&shown.redacted(s, false), seed)
 }
 

@@ -44,7 +44,10 @@ fn points_add_up_and_the_score_is_their_share() {
     assert_eq!(v["gradable"], true);
     let tests = v["tests"].as_array().unwrap();
     let points: u64 = tests.iter().map(|t| t["points"].as_u64().unwrap()).sum();
-    let max: u64 = tests.iter().map(|t| t["max_points"].as_u64().unwrap()).sum();
+    let max: u64 = tests
+        .iter()
+        .map(|t| t["max_points"].as_u64().unwrap())
+        .sum();
     assert_eq!(points, u64::from(bob.score));
     assert_eq!(max, u64::from(bob.max_score));
     let want = f64::from(bob.score) / f64::from(bob.max_score);
@@ -52,7 +55,10 @@ fn points_add_up_and_the_score_is_their_share() {
     assert!(v.get("format_errors").is_none());
     let failed = &tests[1];
     assert_eq!(failed["points"], 0);
-    assert!(failed["message"].as_str().unwrap().contains("expected: true"));
+    assert!(failed["message"]
+        .as_str()
+        .unwrap()
+        .contains("expected: true"));
 }
 
 #[test]
@@ -71,7 +77,11 @@ fn a_crate_that_does_not_compile_is_ungradable_or_zero_as_chosen() {
     assert_eq!(v["gradable"], true);
     assert_eq!(v["score"], 0.0);
     assert!(v.get("format_errors").is_none());
-    assert!(v["tests"].as_array().unwrap().iter().all(|t| t["points"] == 0));
+    assert!(v["tests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|t| t["points"] == 0));
     assert!(v["message"].as_str().unwrap().contains("error[E0308]"));
 }
 
@@ -121,7 +131,9 @@ fn a_withheld_detail_never_shows_the_expected_value() {
     let bob = class().submissions[1].clone();
     for detail in [Detail::Input, Detail::Verdict] {
         let mut shown = Shown::default();
-        shown.steps.insert("02".into(), (Visibility::Visible, detail));
+        shown
+            .steps
+            .insert("02".into(), (Visibility::Visible, detail));
         let text = results_json(&bob, SEED, &shown, Ungradable::Zero);
         assert!(!text.contains("expected: true"), "{detail:?}: {text}");
     }
