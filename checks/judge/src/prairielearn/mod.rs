@@ -148,6 +148,10 @@ fn html_escaped(text: &str) -> String {
 fn write_question(root: &Path, args: &QuestionArgs) -> io::Result<usize> {
     let dir = &args.dir;
     let image_dir = dir.join("image");
+    // The handout first, elsewhere: DIR may lie inside the kit, and the
+    // handout must not copy the question into itself.
+    let work = tempfile::tempdir()?;
+    crate::handout::write(root, &work.path().join("kit"))?;
     let files: [(PathBuf, String); 4] = [
         (dir.join("info.json"), info_json(&args.image)),
         (
@@ -166,7 +170,7 @@ fn write_question(root: &Path, args: &QuestionArgs) -> io::Result<usize> {
         crate::files::write_atomically(path, text)?;
     }
     crate::platform::fs::set_mode(&image_dir.join("grade.sh"), 0o755)?;
-    crate::handout::write(root, &image_dir.join("kit"))?;
+    crate::files::copy_tree(&work.path().join("kit"), &image_dir.join("kit"), &|_| false)?;
     let mut kit_files = 0;
     crate::files::walk(&image_dir.join("kit"), &|_| false, &mut |_, folder| {
         kit_files += usize::from(!folder);
