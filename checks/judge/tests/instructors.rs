@@ -126,10 +126,17 @@ fn the_prairielearn_entrypoint_always_leaves_a_valid_result() {
         .map(|t| t["name"].as_str().unwrap())
         .collect();
     assert_eq!(zero, ["Step 01: retryable", "Step 08: execute"], "{v:#}");
-    assert!((v["score"].as_f64().unwrap() - (core - 2.0) / core).abs() < 1e-9, "{v:#}");
+    assert!(
+        (v["score"].as_f64().unwrap() - (core - 2.0) / core).abs() < 1e-9,
+        "{v:#}"
+    );
 
     // A repository's layout is graded as it is.
-    let v = job("repository", &[("student/src/lib.rs", solution.clone())], &kit_dir);
+    let v = job(
+        "repository",
+        &[("student/src/lib.rs", solution.clone())],
+        &kit_dir,
+    );
     assert_eq!(v["score"], 1.0, "{v:#}");
 
     // Does not compile: not gradable (the default), the compiler's words.
@@ -187,7 +194,9 @@ fn a_withheld_detail_never_shows_the_expected_value_in_any_format() {
         let out = kit.path().join(format!("out-{detail}-{}", extra.len()));
         let out_text = out.display().to_string();
         let pair = format!("01={detail}");
-        let mut args = vec!["grade", "--seed", "11", "--detail", &pair, "--out", &out_text];
+        let mut args = vec![
+            "grade", "--seed", "11", "--detail", &pair, "--out", &out_text,
+        ];
         args.extend(extra.iter().copied());
         args.push(&sub_text);
         let r = run(kit.path(), "lab.sh", &args, BUILD, &[]);
@@ -265,7 +274,13 @@ fn assert_points_add_up(out: &Path, mode: &str) {
         assert_eq!(tr.value().attr("data-points"), Some(&*score.to_string()));
         let cell_points: u64 = tr
             .select(&cells)
-            .map(|c| c.value().attr("data-points").unwrap().parse::<u64>().unwrap())
+            .map(|c| {
+                c.value()
+                    .attr("data-points")
+                    .unwrap()
+                    .parse::<u64>()
+                    .unwrap()
+            })
             .sum();
         assert_eq!(cell_points, score + bonus, "{what}: html cells");
 
@@ -277,14 +292,21 @@ fn assert_points_add_up(out: &Path, mode: &str) {
                 .unwrap_or(0)
         };
         let gs = json(&dir.join("gradescope/results.json"));
-        assert_eq!(gs["score"].as_u64().unwrap(), score + bonus, "{what}: gradescope");
+        assert_eq!(
+            gs["score"].as_u64().unwrap(),
+            score + bonus,
+            "{what}: gradescope"
+        );
         assert_eq!(sum(&gs, "score"), score + bonus, "{what}: gradescope tests");
         let pl = assert_prairielearn(&dir.join("prairielearn/results.json"));
         if pl["gradable"] == true {
             assert_eq!(sum(&pl, "points"), score + bonus, "{what}: prairielearn");
             assert_eq!(sum(&pl, "max_points"), max, "{what}: prairielearn max");
             let share = ((score + bonus) as f64 / max as f64).min(1.0);
-            assert!((pl["score"].as_f64().unwrap() - share).abs() < 1e-9, "{what}");
+            assert!(
+                (pl["score"].as_f64().unwrap() - share).abs() < 1e-9,
+                "{what}"
+            );
         } else {
             assert_eq!(score + bonus, 0, "{what}: not gradable, no points");
         }
@@ -359,7 +381,11 @@ fn a_class_folder_given_whole_is_one_line_showing_the_glob() {
     for name in ["ann", "ben"] {
         let src = class.path().join(name).join("src");
         std::fs::create_dir_all(&src).unwrap();
-        std::fs::copy(kit.path().join("fixtures/pristine/lib.rs"), src.join("lib.rs")).unwrap();
+        std::fs::copy(
+            kit.path().join("fixtures/pristine/lib.rs"),
+            src.join("lib.rs"),
+        )
+        .unwrap();
     }
     let folder = class.path().display().to_string();
     let out = kit.path().join("grades");
@@ -409,9 +435,17 @@ fn check_says_that_grade_draws_its_own_seed() {
     let r = run(kit.path(), "lab.sh", &["check", "01"], BUILD, &[]);
     assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
     let lines: Vec<&str> = r.stdout.lines().collect();
-    let note = lines.iter().position(|l| l.contains("grade draws a fresh seed"));
+    let note = lines
+        .iter()
+        .position(|l| l.contains("grade draws a fresh seed"));
     assert_eq!(note, Some(1), "{}", r.stdout);
-    let r = run(kit.path(), "lab.sh", &["check", "01", "--seed", "3"], BUILD, &[]);
+    let r = run(
+        kit.path(),
+        "lab.sh",
+        &["check", "01", "--seed", "3"],
+        BUILD,
+        &[],
+    );
     assert!(!r.stdout.contains("fresh seed"), "{}", r.stdout);
     let r = run(
         kit.path(),
@@ -449,7 +483,13 @@ fn a_bad_policy_is_one_line_and_exit_2() {
         r#"{"04": {"detail": "most"}}"#,
     )
     .unwrap();
-    let r = run(kit.path(), "lab.sh", &["grade", "--out", "g", &sub], QUICK, &[]);
+    let r = run(
+        kit.path(),
+        "lab.sh",
+        &["grade", "--out", "g", &sub],
+        QUICK,
+        &[],
+    );
     assert_eq!(r.code, 2, "{}{}", r.stdout, r.stderr);
     assert!(r.stderr.trim_end().lines().count() == 1 && r.stderr.contains("most"));
 }

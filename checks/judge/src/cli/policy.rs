@@ -4,7 +4,7 @@
 //! `prairielearn-grade`, and those two commands' own arguments.
 
 use super::help::Words;
-use super::spec::{one_path, option, path_and_more, path_option};
+use super::spec::{one_path, option, path_and_more, path_option, Spec};
 use super::Command;
 use crate::catalog::tr;
 use crate::grade::policy::{pair, Credit, Policy};
@@ -75,6 +75,20 @@ fn ungradable(text: &str) -> Result<Ungradable, String> {
         )
     })
 }
+
+/// `prairielearn DIR`, in `spec::COMMANDS`.
+pub(super) const PRAIRIELEARN: Spec = Spec {
+    name: "prairielearn",
+    args: question_args,
+    read: read_question,
+};
+
+/// `prairielearn-grade [--root DIR]`, in `spec::COMMANDS`.
+pub(super) const PRAIRIELEARN_GRADE: Spec = Spec {
+    name: "prairielearn-grade",
+    args: pl_grade_args,
+    read: read_pl_grade,
+};
 
 /// `prairielearn DIR [--image NAME]` and the policy's options.
 pub(super) fn question_args(w: &Words) -> Vec<Arg> {

@@ -22,7 +22,7 @@ use std::time::Duration;
 /// `cli.NAME.about`; `-h`/`--help` and `--lang` are added to every command.
 pub(super) struct Spec {
     pub(super) name: &'static str,
-    args: fn(&Words) -> Vec<Arg>,
+    pub(super) args: fn(&Words) -> Vec<Arg>,
     pub(super) read: fn(&ArgMatches) -> Result<Command, String>,
 }
 
@@ -152,16 +152,8 @@ pub(super) const COMMANDS: &[Spec] = &[
             ))
         },
     },
-    Spec {
-        name: "prairielearn",
-        args: super::policy::question_args,
-        read: super::policy::read_question,
-    },
-    Spec {
-        name: "prairielearn-grade",
-        args: super::policy::pl_grade_args,
-        read: super::policy::read_pl_grade,
-    },
+    super::policy::PRAIRIELEARN,
+    super::policy::PRAIRIELEARN_GRADE,
     Spec {
         name: "bench",
         args: |w| {

@@ -13,10 +13,10 @@ pub(super) struct Formats<'a> {
     pub(super) ungradable: Ungradable,
 }
 
+#[cfg(all(test, unix))]
 impl Formats<'static> {
     /// Every detail shown, PrairieLearn's default for a crate that does
     /// not compile.
-    #[cfg(test)]
     pub(super) const PLAIN: Formats<'static> = Formats {
         shown: &Shown::NONE,
         ungradable: Ungradable::CompileError,
