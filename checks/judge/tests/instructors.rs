@@ -352,6 +352,9 @@ fn points_add_up_in_every_format_under_both_credit_modes() {
         let r = run(kit.path(), "lab.sh", &refs, BUILD, &[]);
         // 5: a submission needs review (no-lib-rs); the summary is whole.
         assert!([0, 5].contains(&r.code), "{}{}", r.stdout, r.stderr);
+        // The rerun command repeats a credit that is not the default.
+        let rerun = r.stdout.lines().last().unwrap();
+        assert_eq!(rerun.contains("--credit rules"), mode == "rules", "{rerun}");
         assert_points_add_up(&out, mode);
         let summary = json(&out.join("summary.json"));
         scores.push(

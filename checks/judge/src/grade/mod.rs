@@ -97,6 +97,9 @@ pub fn run_with(root: &Path, args: &GradeArgs, strict: bool) -> u8 {
     if let Some((i, n)) = args.shard {
         rerun += &format!(" --shard {i}/{n}");
     }
+    for word in args.policy.words() {
+        rerun += &format!(" {word}");
+    }
     rerun += &format!(" --out {} SUBMISSION...", shown_path(&args.out));
     println!(
         "{}",

@@ -45,6 +45,33 @@ pub struct Policy {
     pub ungradable: Ungradable,
 }
 
+impl Policy {
+    /// The command-line words that give this policy, those that differ
+    /// from the defaults only (each a plain word once [`shown`] has
+    /// accepted the policy).
+    pub fn words(&self) -> Vec<String> {
+        let mut words = Vec::new();
+        if self.credit == Credit::Rules {
+            words.extend(["--credit".to_string(), "rules".to_string()]);
+        }
+        for (option, pairs) in [
+            ("--visibility", &self.visibility),
+            ("--detail", &self.detail),
+        ] {
+            for (step, value) in pairs {
+                words.extend([option.to_string(), format!("{step}={value}")]);
+            }
+        }
+        if self.ungradable != Ungradable::default() {
+            words.extend([
+                "--prairielearn-ungradable".to_string(),
+                self.ungradable.word().to_string(),
+            ]);
+        }
+        words
+    }
+}
+
 /// Gives each step its score under `credit`, and the submission its score
 /// and bonus as their sums.
 pub fn apply_credit(s: &mut SubmissionReport, credit: Credit) {
@@ -206,6 +233,19 @@ mod tests {
         assert_eq!(s.of("05"), (Visibility::Hidden, Detail::Verdict));
         let s = shown(dir.path(), &policy(&[], &[("all", "full")])).unwrap();
         assert_eq!(s.of("04"), (Visibility::AfterDueDate, Detail::Full));
+    }
+
+    #[test]
+    fn words_name_only_what_differs_from_the_defaults() {
+        assert_eq!(Policy::default().words(), [] as [String; 0]);
+        let mut p = policy(&[("04", "hidden")], &[("all", "input")]);
+        p.credit = Credit::Rules;
+        p.ungradable = Ungradable::Zero;
+        assert_eq!(
+            p.words().join(" "),
+            "--credit rules --visibility 04=hidden --detail all=input \
+             --prairielearn-ungradable zero"
+        );
     }
 
     #[test]

@@ -48,28 +48,6 @@ pub struct QuestionArgs {
     pub policy: Policy,
 }
 
-/// The grade options `policy` stands for, as shell words (each checked
-/// by [`policy::shown`] first, so each is a plain word).
-fn option_words(policy: &Policy) -> Vec<String> {
-    let mut words = Vec::new();
-    if policy.credit == policy::Credit::Rules {
-        words.extend(["--credit".to_string(), "rules".to_string()]);
-    }
-    for (option, pairs) in [
-        ("--visibility", &policy.visibility),
-        ("--detail", &policy.detail),
-    ] {
-        for (step, value) in pairs {
-            words.extend([option.to_string(), format!("{step}={value}")]);
-        }
-    }
-    words.extend([
-        "--prairielearn-ungradable".to_string(),
-        policy.ungradable.word().to_string(),
-    ]);
-    words
-}
-
 /// Single-quoted for bash (a `'` closes, is escaped, and reopens).
 fn quoted(word: &str) -> String {
     format!("'{}'", word.replace('\'', "'\\''"))
@@ -82,7 +60,8 @@ pub fn entrypoint(policy: &Policy) -> String {
     // Inside single quotes in the script; JSON allows `'` only inside
     // strings, where \u0027 means the same.
     let no_kit = no_kit.trim_end().replace('\'', "\\u0027").replace('\n', "");
-    let options: String = option_words(policy)
+    let options: String = policy
+        .words()
         .iter()
         .map(|w| format!(" {}", quoted(w)))
         .collect();
