@@ -1,7 +1,7 @@
 //! Reference answers of the advanced steps 09–13 (instructors only; never
 //! linked by the judge or the runners). Each step is one section, opened by
 //! its marker line; the advanced mutants and alternatives in fixtures/
-//! replace one section of this file (see docs/MAINTAINERS.md).
+//! replace one section of this file (see docs/maintainers/subjects.md).
 use lab_api::advanced::*;
 
 // ===== step 09: Deadline =====

@@ -23,6 +23,11 @@ pub struct CheckArgs {
     pub advanced: Option<PathBuf>,
     /// How the trials are printed (watch prints passes as dots).
     pub console: Console,
+    /// `--message-format`: the human report, or JSON events (`events.rs`).
+    pub format: crate::events::Format,
+    /// `--github` (or `GITHUB_ACTIONS=true`): annotations and a step
+    /// summary for GitHub Actions (`github.rs`).
+    pub github: bool,
 }
 
 /// Records each checked step's verdict for `lab.sh status`.
@@ -121,6 +126,50 @@ fn sources(args: &CheckArgs) -> Result<Option<compile::Sources>, String> {
     Ok(Some(compile::Sources { lib, advanced }))
 }
 
+/// The learner's files as the locators name them, with their text (at
+/// most [`crate::locate::SCAN_BYTES`]).
+struct Places {
+    lib: (String, String),
+    advanced: (String, String),
+}
+
+impl Places {
+    fn read(root: &Path, args: &CheckArgs, sources: Option<&compile::Sources>) -> Places {
+        let text = |bytes: &[u8]| {
+            let cut = bytes.len().min(crate::locate::SCAN_BYTES);
+            String::from_utf8_lossy(&bytes[..cut]).into_owned()
+        };
+        let lib_path = args
+            .subject
+            .as_ref()
+            .and_then(|s| compile::subject_lib(s).ok())
+            .map_or("student/src/lib.rs".into(), |p| p.display().to_string());
+        let (lib, advanced) = match sources {
+            Some(s) => (
+                text(&s.lib),
+                s.advanced.as_deref().map(text).unwrap_or_default(),
+            ),
+            None => (
+                crate::locate::read_bounded(&root.join("student/src/lib.rs")),
+                crate::locate::read_bounded(&root.join("student/src/advanced.rs")),
+            ),
+        };
+        Places {
+            lib: (lib_path, lib),
+            advanced: (advanced_path(args), advanced),
+        }
+    }
+
+    fn at(&self, step: &str) -> crate::locate::Locator {
+        let (file, text) = if is_advanced(step) {
+            &self.advanced
+        } else {
+            &self.lib
+        };
+        crate::locate::locate(file, text, crate::suites::function_of(step))
+    }
+}
+
 /// The path learners see for the advanced file being checked.
 fn advanced_path(args: &CheckArgs) -> String {
     match (&args.advanced, &args.subject) {
@@ -134,6 +183,18 @@ fn advanced_path(args: &CheckArgs) -> String {
 }
 
 pub fn run(root: &Path, args: &CheckArgs) -> u8 {
+    crate::events::set_format(args.format);
+    let github = args.github || crate::github::wanted();
+    if github {
+        crate::github::stop_commands();
+    }
+    let code = run_checked(root, args);
+    crate::github::resume_commands();
+    crate::events::finished(code);
+    code
+}
+
+fn run_checked(root: &Path, args: &CheckArgs) -> u8 {
     crate::session::tell_time_outs();
     let _ = crate::platform::enter(&args.limits, false, &crate::compile::target_dir(root));
     let seed = args.seed.unwrap_or_else(crate::rng::fresh_seed);
@@ -141,6 +202,8 @@ pub fn run(root: &Path, args: &CheckArgs) -> u8 {
         Ok(s) => s,
         Err(e) => {
             eprintln!("lab: {e}");
+            crate::events::started(seed, &rerun_command(args, seed), &args.steps);
+            crate::events::error(&e);
             return status::USAGE;
         }
     };
@@ -153,14 +216,13 @@ pub fn run(root: &Path, args: &CheckArgs) -> u8 {
         args.steps.extend(crate::suites::advanced_ids());
     }
     let args = &args;
-    let seed_line = tr(
-        "run.seed",
-        &[("seed", &seed), ("command", &rerun_command(args, seed))],
-    );
-    println!("{seed_line}");
+    let rerun = rerun_command(args, seed);
+    crate::events::started(seed, &rerun, &args.steps);
+    let seed_line = tr("run.seed", &[("seed", &seed), ("command", &rerun)]);
+    crate::say!("{seed_line}");
     if args.seed.is_none() {
         // Passing under one drawn seed is no promise under grade's own.
-        println!("{}", crate::catalog::t("run.fresh_seed"));
+        crate::say!("{}", crate::catalog::t("run.fresh_seed"));
     }
     if sources.is_none() {
         let manifest =
@@ -177,9 +239,11 @@ pub fn run(root: &Path, args: &CheckArgs) -> u8 {
         if let Some(why) = refused {
             // Nothing is built: cargo would only fail on the lock file, or
             // wait for a registry that the kit never asks.
-            println!("{why}\n");
-            println!("{seed_line}");
-            println!("{}", closing(0, args.steps.len() as u64, 0));
+            crate::say!("{why}\n");
+            crate::events::build_failed("student/Cargo.toml", &args.steps, &why);
+            crate::say!("{seed_line}");
+            crate::events::counts(0, args.steps.len() as u64, 0);
+            crate::say!("{}", closing(0, args.steps.len() as u64, 0));
             return status::DOES_NOT_COMPILE;
         }
     }
@@ -205,7 +269,9 @@ pub fn run(root: &Path, args: &CheckArgs) -> u8 {
     ) {
         Ok(r) => r,
         Err(what) => {
-            eprintln!("lab: {}", tr("error.kit", &[("what", &what)]));
+            let what = tr("error.kit", &[("what", &what)]);
+            eprintln!("lab: {what}");
+            crate::events::error(&what);
             return status::KIT_ERROR;
         }
     };
@@ -222,21 +288,39 @@ pub fn run(root: &Path, args: &CheckArgs) -> u8 {
             } else {
                 "run.build_failed"
             };
-            println!("{}\n\n{errors}\n", tr(heading, &[("path", &path)]));
-            println!("{seed_line}");
-            println!("{}", closing(0, args.steps.len() as u64, 0));
+            let heading = tr(heading, &[("path", &path)]);
+            crate::say!("{heading}\n\n{errors}\n");
+            let core: Vec<&str> = args
+                .steps
+                .iter()
+                .copied()
+                .filter(|s| !is_advanced(s))
+                .collect();
+            crate::events::build_failed(&path, &core, &format!("{heading}\n\n{errors}"));
+            crate::say!("{seed_line}");
+            crate::events::counts(0, args.steps.len() as u64, 0);
+            crate::say!("{}", closing(0, args.steps.len() as u64, 0));
             return status::DOES_NOT_COMPILE;
         }
         Some(Ok(path)) => Some(path.as_path()),
         None => None,
     };
     if let compile::Advanced::DoesNotCompile(errors) = &runners.advanced {
-        println!(
-            "{}\n\n{errors}\n",
-            crate::suites::tr_steps(
-                "run.advanced_build_failed",
-                &[("path", &advanced_path(args))]
-            )
+        let heading = crate::suites::tr_steps(
+            "run.advanced_build_failed",
+            &[("path", &advanced_path(args))],
+        );
+        crate::say!("{heading}\n\n{errors}\n");
+        let advanced: Vec<&str> = args
+            .steps
+            .iter()
+            .copied()
+            .filter(|s| is_advanced(s))
+            .collect();
+        crate::events::build_failed(
+            &advanced_path(args),
+            &advanced,
+            &format!("{heading}\n\n{errors}"),
         );
     }
     let prepared = match preparing
@@ -245,7 +329,9 @@ pub fn run(root: &Path, args: &CheckArgs) -> u8 {
     {
         Ok(p) => p,
         Err(e) => {
-            eprintln!("lab: {}", tr("error.kit", &[("what", &e)]));
+            let what = tr("error.kit", &[("what", &e)]);
+            eprintln!("lab: {what}");
+            crate::events::error(&what);
             return status::KIT_ERROR;
         }
     };
@@ -254,7 +340,9 @@ pub fn run(root: &Path, args: &CheckArgs) -> u8 {
         match crate::evaluate::run_with(core, &runners.advanced, prepared, args.limits, parallel) {
             Ok(r) => r,
             Err(e) => {
-                eprintln!("lab: {}", tr("error.kit", &[("what", &e)]));
+                let what = tr("error.kit", &[("what", &e)]);
+                eprintln!("lab: {what}");
+                crate::events::error(&what);
                 return status::KIT_ERROR;
             }
         };
@@ -264,9 +352,13 @@ pub fn run(root: &Path, args: &CheckArgs) -> u8 {
     if args.subject.is_none() {
         remember(root, &results);
     }
+    let places = Places::read(root, args, sources.as_ref());
+    let at = |step: &str| places.at(step);
+    crate::events::steps(&results, &args.limits, &at);
     let (passed, failed, not_started) =
-        crate::console::report(&results, &args.limits, args.console);
-    println!();
+        crate::console::report(&results, &args.limits, args.console, &at);
+    crate::events::counts(passed, failed, not_started);
+    crate::say!();
     let first_open = results.iter().find(|r| {
         !r.verdicts
             .iter()
@@ -284,15 +376,19 @@ pub fn run(root: &Path, args: &CheckArgs) -> u8 {
         }
         Some(_) => t("run.next_step"),
     };
-    println!("{advice}");
+    crate::say!("{advice}");
     let core_done = crate::suites::core_ids()
         .iter()
         .all(|s| args.steps.contains(s));
     if first_open.is_none() && core_done && !has_advanced {
-        println!("{}", crate::suites::tr_steps("run.advanced_invite", &[]));
+        crate::say!("{}", crate::suites::tr_steps("run.advanced_invite", &[]));
     }
-    println!("{seed_line}");
-    println!("{}", closing(passed, failed, not_started));
+    crate::say!("{seed_line}");
+    crate::say!("{}", closing(passed, failed, not_started));
+    if args.github || crate::github::wanted() {
+        // Commands are read again from here.
+        crate::github::report(&results, &args.limits, &at);
+    }
     if advanced_broken {
         status::DOES_NOT_COMPILE
     } else if failed == 0 && not_started == 0 {
@@ -314,6 +410,18 @@ mod tests {
             Ok(Command::Check(a)) => a,
             other => panic!("not a check: {other:?}"),
         }
+    }
+
+    #[test]
+    fn message_format_and_github_are_read_and_watch_refuses_json() {
+        use crate::events::Format;
+        assert_eq!(args(&["check", "03"]).format, Format::Human);
+        let a = args(&["check", "03", "--message-format", "json", "--github"]);
+        assert_eq!((a.format, a.github), (Format::Json, true));
+        let words = |w: &[&str]| w.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert!(parse(&words(&["check", "--message-format", "xml"])).is_err());
+        assert!(parse(&words(&["watch", "--message-format", "json"])).is_err());
+        assert!(parse(&words(&["watch", "--message-format", "human"])).is_ok());
     }
 
     #[test]

@@ -185,13 +185,21 @@ fn failed_in_full(
 /// would call a run of only those "ok"), and a step that waits for another
 /// step's stub is one failed trial, not one per clause, so that a first
 /// check on the stubs, or one after a `reset`, fits on a screen.
-pub fn report(results: &[StepResult], limits: &Limits, options: Console) -> (u64, u64, u64) {
+pub fn report(
+    results: &[StepResult],
+    limits: &Limits,
+    options: Console,
+    at: &dyn Fn(&str) -> crate::locate::Locator,
+) -> (u64, u64, u64) {
     let mut named: Vec<(String, Option<String>)> = Vec::new();
+    // The locator of each trial of `named`: its step's function.
+    let mut places: Vec<String> = Vec::new();
     // Which result and clause each trial of `named` tells, if one alone.
     let mut origin: Vec<Option<(usize, usize)>> = Vec::new();
     let mut not_started = Vec::new();
     for (ri, result) in results.iter().enumerate() {
         let (step, function) = (result.suite.step, result.suite.function);
+        let place = at(step).to_string();
         if result.not_started() {
             not_started.push(format!("{step} {function} :: {}", t("trial.not_started")));
             continue;
@@ -217,6 +225,7 @@ pub fn report(results: &[StepResult], limits: &Limits, options: Console) -> (u64
                             tr("trial.waits", &[("other", &other)])
                         );
                         named.push((name, failure_text(result, i, limits)));
+                        places.push(place.clone());
                         origin.push(None);
                     }
                 }
@@ -227,6 +236,7 @@ pub fn report(results: &[StepResult], limits: &Limits, options: Console) -> (u64
                         *text += &format!("\n\n{}", crate::mistakes::line(id));
                     }
                     named.push((name, text));
+                    places.push(place.clone());
                     origin.push(Some((ri, i)));
                 }
             }
@@ -235,8 +245,10 @@ pub fn report(results: &[StepResult], limits: &Limits, options: Console) -> (u64
     earlier_step_notes(results, &origin, &mut named);
     let trials: Vec<Trial> = named
         .into_iter()
-        .map(|(name, text)| Trial {
+        .zip(places)
+        .map(|((name, text), at)| Trial {
             name,
+            at: Some(crate::visible::line(&at).into_owned()),
             // The learner's message and output may hold controls a
             // terminal would act on: shown as escapes, like every report a
             // person reads.
@@ -250,15 +262,15 @@ pub fn report(results: &[StepResult], limits: &Limits, options: Console) -> (u64
         crate::frame::print(&trials, options.terse, colour)
     };
     if !not_started.is_empty() {
-        println!();
+        crate::say!();
         for line in &not_started {
-            println!("{line}");
+            crate::say!("{line}");
         }
     }
     let printed: u64 = results.iter().map(|r| r.run.printed).sum();
     if printed > 0 {
         let mib = limits.output_cap >> 20;
-        println!(
+        crate::say!(
             "{}",
             tr("run.printed", &[("bytes", &printed), ("mib", &mib)])
         );

@@ -3,7 +3,9 @@
 //! test run has and in the learner's language (in English, libtest's own
 //! words). Names are padded to the widest by terminal columns, with plain
 //! spaces, so the results line up in Chinese too; the closing line gives
-//! the real time since the check started.
+//! the real time since the check started. Under each failure's heading, a
+//! `  --> FILE:LINE:COL` line (rustc's convention) names where its step's
+//! function starts, so that editors jump there.
 
 use crate::catalog::{t, tr};
 use crate::render::display_width;
@@ -15,6 +17,9 @@ use std::time::Instant;
 pub struct Trial {
     pub name: String,
     pub failure: Option<String>,
+    /// Where the learner's function starts (`file:line:col`), shown under
+    /// a failure's heading.
+    pub at: Option<String>,
 }
 
 static STARTED: OnceLock<Instant> = OnceLock::new();
@@ -29,7 +34,7 @@ pub fn mark_start() {
 pub fn print(trials: &[Trial], terse: bool, colour: bool) -> (u64, u64) {
     let started = *STARTED.get_or_init(Instant::now);
     let text = frame(trials, terse, colour, started.elapsed().as_secs_f64());
-    let mut out = std::io::stdout().lock();
+    let mut out = crate::events::human();
     // A reader that went away (`| head`) ends the output, not the check.
     let _ = out.write_all(text.as_bytes());
     let _ = out.flush();
@@ -74,7 +79,11 @@ fn frame(trials: &[Trial], terse: bool, colour: bool, seconds: f64) -> String {
         out += &format!("\n{}\n\n", t("frame.failures"));
         for trial in &failed {
             let text = trial.failure.as_deref().unwrap_or("");
-            out += &format!("---- {} ----\n{text}\n\n", trial.name);
+            out += &format!("---- {} ----\n", trial.name);
+            if let Some(at) = &trial.at {
+                out += &format!("  --> {at}\n");
+            }
+            out += &format!("{text}\n\n");
         }
         out += &format!("\n{}\n", t("frame.failures"));
         for trial in &failed {
@@ -106,14 +115,17 @@ mod tests {
             Trial {
                 name: "04 backoff :: attempt 大于 30 时报错".into(),
                 failure: Some("  input:    backoff(31, 0.5, 4.0)".into()),
+                at: Some("student/src/lib.rs:120:8".into()),
             },
             Trial {
                 name: "04 backoff :: 负零不算负数".into(),
                 failure: None,
+                at: None,
             },
             Trial {
                 name: "04 backoff :: random".into(),
                 failure: None,
+                at: None,
             },
         ]
     }
@@ -123,7 +135,7 @@ mod tests {
         let en = scoped(Lang::En, || frame(&trials(), false, false, 1.234));
         assert!(en.starts_with("\nrunning 3 tests\ntest 04 backoff"), "{en}");
         assert!(
-            en.contains("\nfailures:\n\n---- 04 backoff :: attempt 大于 30 时报错 ----\n  input:"),
+            en.contains("\nfailures:\n\n---- 04 backoff :: attempt 大于 30 时报错 ----\n  --> student/src/lib.rs:120:8\n  input:"),
             "{en}"
         );
         assert!(

@@ -177,6 +177,14 @@ mod tests {
         }
         assert!(dir.join("lab.sh").is_file() && dir.join("checks/08-contract.sh").is_file());
         assert!(dir.join("fixtures/pristine/advanced.rs").is_file());
+        // The editor's tasks, and the events' schema the judge embeds.
+        for kept in [".vscode/tasks.json", "docs/events.schema.json"] {
+            assert_eq!(
+                std::fs::read(dir.join(kept)).ok(),
+                std::fs::read(root.join(kept)).ok(),
+                "{kept}"
+            );
+        }
         assert!(!dir.join("student/src/advanced.rs").exists());
         let stub = std::fs::read(dir.join("student/src/lib.rs")).unwrap();
         assert_eq!(

@@ -3,6 +3,12 @@
 //! back when it is dropped or when the judge is stopped by a signal
 //! (Ctrl-C included: the terminal's own signal keys keep working, and
 //! `spawn`'s stop handler calls [`restore`] before the judge ends).
+//!
+//! On Windows the same holds for a console (Windows Terminal, PowerShell,
+//! cmd): its input mode loses line input and echo, keeps Ctrl-C, and is
+//! put back on drop and by a console control handler. Where standard input
+//! is a terminal but no console (Git Bash's mintty), keys come a line at a
+//! time: `q` then Enter.
 
 use std::io::IsTerminal;
 use std::sync::mpsc::{channel, Receiver};
@@ -118,15 +124,80 @@ pub fn restore(fd: i32) {
     }
 }
 
-/// Single keys need a Unix terminal: elsewhere keys come a line at a time.
-#[cfg(not(unix))]
+/// Single keys need a Unix terminal or a Windows console: elsewhere keys
+/// come a line at a time.
+#[cfg(not(any(unix, windows)))]
 pub fn single_keys(_fd: i32) -> bool {
     false
 }
 
 /// Nothing to put back where [`single_keys`] changed nothing.
-#[cfg(not(unix))]
+#[cfg(not(any(unix, windows)))]
 pub fn restore(_fd: i32) {}
+
+/// The console's input mode found at start (`u32::MAX`: none saved).
+#[cfg(windows)]
+static SAVED_MODE: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(u32::MAX);
+
+/// Standard input's console handle, if it is a console.
+#[cfg(windows)]
+fn console_input() -> Option<windows_sys::Win32::Foundation::HANDLE> {
+    use windows_sys::Win32::Foundation::INVALID_HANDLE_VALUE;
+    use windows_sys::Win32::System::Console::{GetStdHandle, STD_INPUT_HANDLE};
+    // SAFETY: GetStdHandle reads the process's standard handle; no memory
+    // is handed to it.
+    let handle = unsafe { GetStdHandle(STD_INPUT_HANDLE) };
+    (!handle.is_null() && handle != INVALID_HANDLE_VALUE).then_some(handle)
+}
+
+/// Takes the console's input out of line mode and echo, keeping Ctrl-C
+/// (processed input stays on), saves the old mode for [`restore`] and has
+/// a console control handler put it back when Ctrl-C or closing the window
+/// ends the judge. False when standard input is not a console.
+#[cfg(windows)]
+pub fn single_keys(_fd: i32) -> bool {
+    use std::sync::atomic::Ordering;
+    use windows_sys::Win32::System::Console::{
+        GetConsoleMode, SetConsoleCtrlHandler, SetConsoleMode, ENABLE_ECHO_INPUT, ENABLE_LINE_INPUT,
+    };
+    let Some(handle) = console_input() else {
+        return false;
+    };
+    let mut mode = 0u32;
+    // SAFETY: GetConsoleMode writes only the u32 it is given, a live local;
+    // a handle that is no console is an error, not harm.
+    if unsafe { GetConsoleMode(handle, &mut mode) } == 0 {
+        return false;
+    }
+    SAVED_MODE.store(mode, Ordering::SeqCst);
+    // SAFETY: registers a handler with the signature the API asks for; it
+    // only sets the console's mode and lets the default handler go on.
+    unsafe { SetConsoleCtrlHandler(Some(on_console_stop), 1) };
+    // SAFETY: a mode read from this console, less two of its flags.
+    unsafe { SetConsoleMode(handle, mode & !(ENABLE_LINE_INPUT | ENABLE_ECHO_INPUT)) != 0 }
+}
+
+/// Puts the console's first input mode back and lets the next handler
+/// (the default one, which ends the process) handle the event.
+#[cfg(windows)]
+unsafe extern "system" fn on_console_stop(_event: u32) -> windows_sys::core::BOOL {
+    restore(STDIN);
+    0
+}
+
+/// Puts back the input mode [`single_keys`] found (nothing when it was
+/// never called).
+#[cfg(windows)]
+pub fn restore(_fd: i32) {
+    let mode = SAVED_MODE.load(std::sync::atomic::Ordering::SeqCst);
+    if mode == u32::MAX {
+        return;
+    }
+    if let Some(handle) = console_input() {
+        // SAFETY: a mode read from this console by GetConsoleMode.
+        unsafe { windows_sys::Win32::System::Console::SetConsoleMode(handle, mode) };
+    }
+}
 
 /// Reads one byte of standard input, unbuffered: 1, 0 at its end, or -1.
 #[cfg(unix)]

@@ -10,7 +10,6 @@ use crate::status;
 use crate::suites::{self, Track};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
 use crate::suites::function_of;
 
@@ -168,7 +167,8 @@ pub fn status(root: &Path) -> u8 {
     status::PASSED
 }
 
-/// Re-checks on every save of student/src/lib.rs (or advanced.rs) and
+/// Re-checks on every save of student/src/lib.rs (or advanced.rs), seen by
+/// reading them (see `saves`: no file-system events, no times), and
 /// follows the learner: when the steps watched pass, it says so and moves
 /// on to the next step not yet passed. Every step that passed before is
 /// checked again with them, and one that no longer passes is named. On a
@@ -177,7 +177,10 @@ pub fn status(root: &Path) -> u8 {
 /// key `h` shows the next hint of the step watched, `q` stops (no Enter
 /// needed on a terminal). `max_checks` ends it (for tests).
 pub fn watch(root: &Path, args: &CheckArgs, max_checks: Option<usize>) -> u8 {
-    let lib = root.join("student/src/lib.rs");
+    let files = saves::Watched {
+        required: vec![root.join("student/src/lib.rs")],
+        optional: vec![root.join("student/src/advanced.rs")],
+    };
     let terminal = std::io::stdout().is_terminal();
     let mut args = args.clone();
     if !args.steps_given {
@@ -193,16 +196,11 @@ pub fn watch(root: &Path, args: &CheckArgs, max_checks: Option<usize>) -> u8 {
     };
     let keys = crate::keys::Keys::start();
     println!("{}", t("watch.started"));
-    let mut last = String::new();
+    let mut saves = saves::Saves::default();
     let mut checks = 0;
     let mut moved_on: Option<String> = None;
     loop {
-        let mut hash = state::source_hash(&lib);
-        if let Some(advanced) = advanced_file(root) {
-            hash += &state::source_hash(&advanced);
-        }
-        if hash != last {
-            last = hash;
+        if saves.changed(&files) {
             if terminal {
                 // Clears the screen and puts the cursor at its top.
                 print!("\x1b[2J\x1b[H");
@@ -240,13 +238,13 @@ pub fn watch(root: &Path, args: &CheckArgs, max_checks: Option<usize>) -> u8 {
                         moved_on = Some(line);
                         args.steps = vec![next];
                         // The next step is checked at once.
-                        last.clear();
+                        saves.forget();
                     }
                     None => footer.push(t("watch.all_passed")),
                 }
             }
             let done = max_checks.is_some_and(|m| checks >= m);
-            if !done && !last.is_empty() {
+            if !done && !saves.forgotten() {
                 footer.push(tr("watch.waiting", &[("step", &args.steps.join(", "))]));
             }
             if let Some((report, rows)) = report {
@@ -269,7 +267,7 @@ pub fn watch(root: &Path, args: &CheckArgs, max_checks: Option<usize>) -> u8 {
             Some(Key::Quit) => return status::PASSED,
             None => {}
         }
-        std::thread::sleep(Duration::from_millis(400));
+        std::thread::sleep(saves::POLL);
     }
 }
 
@@ -573,6 +571,8 @@ fn reset_section(root: &Path, step: &str) -> u8 {
     }
     code
 }
+
+mod saves;
 
 #[cfg(test)]
 mod tests;

@@ -6,7 +6,9 @@
 //! and fixtures/cases) says what to expect, `compile` builds the runners,
 //! `session` drives them through `platform` (the one place that starts
 //! processes), `verdict` judges, `shrink` simplifies a failure, `render` and
-//! `catalog` word it, `console` prints it. `grade` grades a class (each
+//! `catalog` word it, `console` prints it; for editors and CI, `locate`
+//! finds the learner's function, `events` streams the verdicts as JSON
+//! lines and `github` writes annotations and a step summary. `grade` grades a class (each
 //! submission's report folder named by `folders`) and `report` writes its
 //! machine formats; `handout` exports the learner's kit, `autograder`
 //! packages it for Gradescope, `prairielearn` writes a PrairieLearn
@@ -28,9 +30,11 @@ pub mod compile;
 pub mod console;
 pub mod dispatch;
 pub mod evaluate;
+pub mod events;
 pub mod files;
 pub mod folders;
 pub mod frame;
+pub mod github;
 pub mod grade;
 pub mod handout;
 pub mod hash;
@@ -39,6 +43,7 @@ pub mod keys;
 pub mod learner;
 pub mod limits;
 pub mod live;
+pub mod locate;
 pub mod mistakes;
 pub mod oracle;
 pub mod platform;

@@ -1,4 +1,4 @@
-//! Exit statuses, documented in docs/MAINTAINERS.md ("Exit statuses").
+//! Exit statuses, documented in docs/maintainers/reports.md ("Exit statuses").
 
 pub const PASSED: u8 = 0;
 pub const FAILED: u8 = 1;

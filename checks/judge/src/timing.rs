@@ -1,5 +1,5 @@
 //! `LAB_TIMING=1`: how long each phase of a check or a grading run took, on
-//! stderr (for work on performance; see docs/MAINTAINERS.md).
+//! stderr (for work on performance; see docs/maintainers/performance.md).
 
 /// With LAB_TIMING set, says on stderr how long a phase took (for bench work).
 pub fn phase(what: &str, since: std::time::Instant) {

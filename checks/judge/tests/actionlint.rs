@@ -1,6 +1,6 @@
 //! Every workflow under examples/ passes actionlint.
 //!
-//! `.ci/run` installs actionlint (see docs/MAINTAINERS.md, ".ci/run") and sets
+//! `.ci/run` installs actionlint (see docs/maintainers/releases.md, "CI: `.ci/run`") and sets
 //! LAB_REQUIRE_ACTIONLINT=1, so in CI a missing actionlint fails this test.
 //! Elsewhere, without actionlint on PATH (or in $ACTIONLINT), the test says
 //! it skipped and passes.

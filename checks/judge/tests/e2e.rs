@@ -387,6 +387,9 @@ fn a_call_that_never_answers_is_told_as_it_happens() {
     let r = run(kit.path(), "checks/01-contract.sh", &args[1..], BUILD);
     assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
     let mut child = Command::new("bash")
+        // A check run under GitHub Actions would add its annotations.
+        .env_remove("GITHUB_ACTIONS")
+        .env_remove("GITHUB_STEP_SUMMARY")
         .args(args)
         .current_dir(kit.path())
         .env("CARGO_TARGET_DIR", kit_root().join("target/e2e"))
@@ -1057,6 +1060,8 @@ fn a_handout_builds_and_its_checks_fail_on_the_stubs() {
     );
     assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
     assert!(!handout.join("solutions").exists());
+    // The editor's tasks go to the learner.
+    assert!(handout.join(".vscode/tasks.json").is_file());
     // No mutant or alternative reaches a learner: no step folder's
     // `mutants/` or `alternatives/` (nor any folder of those names), and no
     // file that reads as one, while the kit has them all.
@@ -1092,7 +1097,22 @@ fn a_handout_builds_and_its_checks_fail_on_the_stubs() {
     let r = run(&handout, "lab.sh", &["show", "05"], QUICK);
     assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
     let text = std::fs::read_to_string(handout.join(suites::entry("05").dir()).join("text.en.md"));
-    assert_eq!(r.stdout, text.unwrap());
+    let text = text.unwrap();
+    assert_eq!(r.stdout, text);
+    // The commands without bash go with it (`cargo lab`, the alias in
+    // .cargo/config.toml), and so does the editors' view of advanced.rs.
+    assert!(handout.join("student/editor/advanced.rs").is_file());
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let r = common::run_program(
+        &handout,
+        &cargo,
+        &["lab", "show", "05"],
+        "handout",
+        &[],
+        QUICK,
+    );
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    assert_eq!(r.stdout, text);
     let r = run(&handout, "lab.sh", &["selftest"], QUICK);
     assert_eq!(
         r.code, 2,
@@ -1439,6 +1459,9 @@ fn watch_rechecks_what_passed_and_fits_a_long_report_to_the_terminal() {
     let sized = unsafe { libc::ioctl(slave.as_raw_fd(), libc::TIOCSWINSZ, &size) };
     assert_eq!(sized, 0);
     let mut child = Command::new("bash")
+        // A check run under GitHub Actions would add its annotations.
+        .env_remove("GITHUB_ACTIONS")
+        .env_remove("GITHUB_STEP_SUMMARY")
         .args(["lab.sh", "watch", "5", "--max-checks", "1"])
         .current_dir(kit.path())
         .env("CARGO_TARGET_DIR", kit_root().join("target/e2e"))
@@ -2341,6 +2364,9 @@ fn watch_takes_single_keys_on_a_terminal_and_gives_the_terminal_back() {
         let out = tempfile::tempdir().unwrap();
         let o = out.path().join("o");
         let mut child = Command::new("bash")
+            // A check run under GitHub Actions would add its annotations.
+            .env_remove("GITHUB_ACTIONS")
+            .env_remove("GITHUB_STEP_SUMMARY")
             .args(["lab.sh", "watch", "1"])
             .current_dir(kit.path())
             .env("CARGO_TARGET_DIR", kit_root().join("target/e2e"))

@@ -26,20 +26,32 @@ macro_rules! json_io {
 }
 
 pub mod named;
-pub mod s09;
-pub mod s10;
-pub mod s11;
-pub mod s12;
-pub mod s13;
 
 pub use named::Named;
 
 use lab_wire::Call;
 
 /// The advanced steps, each once: `"NN" => sNN, SNN`. A new step is one
-/// more entry here (and its `pub mod` line above).
+/// more entry here: the entry declares the step's module (`sNN.rs`), its
+/// variant of [`Script`], and its place in [`each_step!`], through which
+/// the runner's glue lists the steps without a line of its own. The first
+/// token is a `$`, handed in so that the macro this one writes can have
+/// metavariables of its own.
 macro_rules! scripts {
-    ($($step:literal => $module:ident, $variant:ident);* $(;)?) => {
+    ($d:tt $($step:literal => $module:ident, $variant:ident);* $(;)?) => {
+        $(pub mod $module;)*
+
+        /// Calls the macro named `$callback` with every advanced step as
+        /// `sNN SNN;` (module, then [`Script`] variant), in step order: a
+        /// crate that handles each step (the advanced runner's glue) lists
+        /// them from here, so a new step is registered once, in this crate.
+        #[macro_export]
+        macro_rules! each_step {
+            ($d callback:ident) => {
+                $d callback! { $($module $variant;)* }
+            };
+        }
+
         /// One advanced step's script, typed: one variant per step, so that
         /// code that handles every step (the runner's dispatch) does not
         /// compile while a step is missing. On the wire it is a
@@ -87,7 +99,7 @@ macro_rules! scripts {
     };
 }
 
-scripts! {
+scripts! { $
     "09" => s09, S09;
     "10" => s10, S10;
     "11" => s11, S11;

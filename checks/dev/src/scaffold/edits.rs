@@ -41,17 +41,7 @@ pub(super) fn rust_lines(last: &str, step: &str, name: &str) -> Vec<(&'static st
         ),
         (
             "checks/scripts/src/lib.rs",
-            vec![
-                pair(&format!("pub mod s{last};")),
-                pair(&format!("\"{last}\" => s{last}, S{last};")),
-            ],
-        ),
-        (
-            "checks/runner-advanced/src/glue/mod.rs",
-            vec![
-                pair(&format!("mod s{last};")),
-                pair(&format!("Script::S{last}(s) => s{last}::play(s),")),
-            ],
+            vec![pair(&format!("\"{last}\" => s{last}, S{last};"))],
         ),
     ]
 }

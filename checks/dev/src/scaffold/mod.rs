@@ -5,9 +5,10 @@
 //! step's folder `checks/judge/src/suites/sNN/` (model, data, mutants,
 //! alternatives; [`FOLDER`], [`MUTANTS`], [`ALTERNATIVES`]), and outside it
 //! only its script types, its runner glue and its contract script
-//! ([`new_files`]). Six shared files gain the step (`edits`): the registry
-//! line, the script and glue lists, the stub and the reference sections,
-//! and the sample class's expected statuses. The step's weight is the
+//! ([`new_files`]). Five shared files gain the step (`edits`): the two
+//! registry lines (the `steps!` registry and the `scripts!` list, which
+//! also lists the step for the runner's glue), the stub and the reference
+//! sections, and the sample class's expected statuses. The step's weight is the
 //! default (1, `fixtures/weights.json` left alone), and its snapshots show
 //! its first mutant by name. The step's one clause, its model, its learner
 //! stub and its reference answer are placeholders, and both of the last

@@ -118,7 +118,6 @@ fn the_plan_for_the_kit_adds_every_file_of_a_step_and_writes_nothing() {
             "solutions/advanced.rs",
             "checks/judge/src/suites/mod.rs",
             "checks/scripts/src/lib.rs",
-            "checks/runner-advanced/src/glue/mod.rs",
             "fixtures/submissions/expected.json",
         ]
     );

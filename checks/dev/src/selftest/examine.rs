@@ -47,8 +47,39 @@ fn sources(root: &Path, subject: &Subject) -> Result<compile::Sources, String> {
     })
 }
 
+/// The first line of `check --message-format json`'s events for these
+/// results that breaks `docs/events.schema.json`, if any: the selftest's
+/// mutant pass proves the stream well-formed on every mutant (and on the
+/// stubs) of every step.
+fn events_problem(
+    results: &[StepResult],
+    limits: &Limits,
+    sources: &compile::Sources,
+) -> Option<String> {
+    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+    let lib = text(&sources.lib);
+    let advanced = sources.advanced.as_deref().map(text).unwrap_or_default();
+    for r in results {
+        let (file, source) = if is_advanced(r.suite.step) {
+            ("student/src/advanced.rs", &advanced)
+        } else {
+            ("student/src/lib.rs", &lib)
+        };
+        let items = lab_judge::suites::function_of(r.suite.step);
+        let at = lab_judge::locate::locate(file, source, items);
+        for line in lab_judge::events::step_lines(r, limits, &at) {
+            if let Err(e) = lab_judge::events::validate::line(&line) {
+                return Some(format!(
+                    "its --message-format json events break docs/events.schema.json: {e}"
+                ));
+            }
+        }
+    }
+    None
+}
+
 /// A subject checked; for a mutant, also its fingerprint as a known
-/// mistake (`Some(None)`: it has none, see [`lab_judge::mistakes::derive`]).
+/// mistake (`Some(None)`: it has none, see [`super::fingerprints::derive`]).
 pub(super) fn examine(
     root: &Path,
     slot: &str,
@@ -143,6 +174,9 @@ fn examine_into(
         }
         Expectation::NotStarted(_) => {
             let results = run(&steps, seed)?;
+            if let Some(problem) = events_problem(&results, &limits, &sources) {
+                return Ok((false, problem, None));
+            }
             let started: Vec<&str> = results
                 .iter()
                 .filter(|r| !r.not_started())
@@ -168,6 +202,9 @@ fn examine_into(
         Expectation::Caught { clause } => {
             let step = steps[0];
             let results = run(&steps, seed)?;
+            if let Some(problem) = events_problem(&results, &limits, &sources) {
+                return Ok((false, problem, None));
+            }
             let id = mistake_id(subject);
             let part = match (&subject.lib, &subject.advanced) {
                 (SourceFile::Spliced(p), _) | (_, Some(SourceFile::Spliced(p))) => {
@@ -176,13 +213,13 @@ fn examine_into(
                 _ => String::new(),
             };
             *derived = Some(
-                if lab_judge::mistakes::hostile(id, &part) || lab_judge::mistakes::unsteady(&part) {
+                if super::fingerprints::hostile(id, &part) || super::fingerprints::unsteady(&part) {
                     None
                 } else {
                     results
                         .iter()
                         .find(|r| r.suite.step == step)
-                        .and_then(|r| lab_judge::mistakes::derive(id, r))
+                        .and_then(|r| super::fingerprints::derive(id, r))
                 },
             );
             let failed = failed_clauses(&results);

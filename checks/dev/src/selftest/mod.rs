@@ -9,11 +9,14 @@
 //! section of it (see [`splice`]).
 //!
 //! `subjects.rs` lists the subjects and what each must come to,
-//! `examine.rs` checks one, `class.rs` grades the sample class and
-//! `scores.rs` prints the mutation score and measures first failures.
+//! `examine.rs` checks one, `class.rs` grades the sample class,
+//! `scores.rs` prints the mutation score and measures first failures and
+//! `editor.rs` asks rust-analyzer whether it sees both learner files.
 
 mod class;
+mod editor;
 mod examine;
+mod fingerprints;
 mod scores;
 mod subjects;
 
@@ -23,7 +26,8 @@ pub use lab_judge::cli::SelftestArgs;
 
 use class::grade_sample_class;
 use examine::examine;
-use lab_judge::mistakes::{self, Mistake};
+use fingerprints as mistakes;
+use fingerprints::Mistake;
 use lab_judge::status;
 use scores::{first_failure_findings, print_scores};
 use std::path::Path;
@@ -97,8 +101,13 @@ pub fn run(root: &Path, args: &SelftestArgs) -> u8 {
     // The sample class is graded beside the subjects, in slots of its own:
     // several of its submissions wait out a time limit, and the subjects
     // use the processors meanwhile. Its findings are printed after theirs.
-    let (pooled, class) = std::thread::scope(|scope| {
+    // rust-analyzer is asked once, on the Linux layer's run, beside the
+    // subjects (what it reads does not depend on the layer).
+    let with_editor = args.only.as_deref().is_none_or(|o| "editor".starts_with(o))
+        && lab_judge::platform::layer() == lab_judge::platform::Layer::Linux;
+    let (pooled, class, editor) = std::thread::scope(|scope| {
         let class = with_class.then(|| scope.spawn(|| grade_sample_class(root, seed)));
+        let editor = with_editor.then(|| scope.spawn(|| editor::check(root)));
         let pooled = lab_judge::pool::run("selftest", args.jobs, subjects, work, |result| {
             let f = result?;
             print_finding(&f);
@@ -109,7 +118,11 @@ pub fn run(root: &Path, args: &SelftestArgs) -> u8 {
             h.join()
                 .unwrap_or_else(|_| Err("grading the sample class panicked".to_string()))
         });
-        (pooled, class)
+        let editor = editor.map(|h| {
+            h.join()
+                .unwrap_or_else(|_| (false, "asking rust-analyzer panicked".to_string()))
+        });
+        (pooled, class, editor)
     });
     if let Err(e) = pooled {
         eprintln!("lab: the kit itself failed: {e}");
@@ -137,6 +150,19 @@ pub fn run(root: &Path, args: &SelftestArgs) -> u8 {
                 return status::KIT_ERROR;
             }
         }
+    }
+    if let Some((ok, detail)) = editor {
+        let f = Finding {
+            kind: "editor",
+            name: "rust-analyzer".into(),
+            caught_by: None,
+            first: None,
+            ok,
+            detail,
+            mistake: None,
+        };
+        print_finding(&f);
+        findings.push(f);
     }
     // Measured on whole tracks only: a selection would skew the share.
     if args.only.is_none() {

@@ -11,6 +11,7 @@
 mod errors;
 mod help;
 mod maintainers;
+mod output;
 mod policy;
 mod spec;
 

@@ -69,8 +69,10 @@ pub(super) const COMMANDS: &[Spec] = &[
             args
         },
         read: |m| {
+            let check = read_check(m)?;
+            super::output::for_watch(check.format)?;
             Ok(Command::Watch {
-                check: read_check(m)?,
+                check,
                 max_checks: m.get_one::<u64>("max-checks").map(|&n| n as usize),
             })
         },
@@ -370,6 +372,7 @@ pub(super) fn check_args(w: &Words) -> Vec<Arg> {
         w.name("cli.value.file"),
         w.text("cli.opt.advanced"),
     ));
+    args.extend(super::output::options(w));
     args
 }
 
@@ -400,6 +403,8 @@ pub(super) fn read_check(m: &ArgMatches) -> Result<CheckArgs, String> {
         subject,
         advanced,
         console: Console::default(),
+        format: super::output::read(m).0,
+        github: super::output::read(m).1,
     })
 }
 

@@ -58,6 +58,9 @@ pub fn run_program(
     let out = tempfile::tempdir().unwrap();
     let (o, e) = (out.path().join("o"), out.path().join("e"));
     let mut child = Command::new(program)
+        // A check run under GitHub Actions would add its annotations.
+        .env_remove("GITHUB_ACTIONS")
+        .env_remove("GITHUB_STEP_SUMMARY")
         .args(args)
         .current_dir(dir)
         .env("CARGO_TARGET_DIR", kit_root().join("target").join(target))

@@ -527,7 +527,7 @@ fn three_hundred_submissions_make_a_page_under_a_mebibyte() {
     let started = std::time::Instant::now();
     let html = summary_html(&file);
     let took = started.elapsed();
-    // Seen with `--nocapture`: the figures docs/MAINTAINERS.md quotes.
+    // Seen with `--nocapture`: the figures docs/maintainers/performance.md quotes.
     eprintln!("summary.html of 300: {} bytes in {took:?}", html.len());
     assert!(html.len() < 1 << 20, "{} bytes", html.len());
     assert!(took < std::time::Duration::from_secs(10), "{took:?}");
