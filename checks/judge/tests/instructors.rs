@@ -332,9 +332,11 @@ fn points_add_up_over_the_hostile_class_under_both_credit_modes() {
     points_add_up_in("fixtures/hostile", false);
 }
 
-/// `some_partial`: the class holds a submission that passes only some
-/// rules of a step, so rules must give it more than steps.
-fn points_add_up_in(class: &str, some_partial: bool) {
+/// `compare`: the class's verdicts do not hang on the machine's load (the
+/// hostile class's can: a hog or a bomb may cost a neighbour its time), so
+/// the two runs can be compared: rules never give less than steps, and a
+/// submission that passes only some rules of a step gets more.
+fn points_add_up_in(class: &str, compare: bool) {
     let kit = kit();
     // Twelve points a step, so that a share of a step is a whole number of
     // points (with one point a step, every share rounds down to 0).
@@ -381,6 +383,9 @@ fn points_add_up_in(class: &str, some_partial: bool) {
                 .collect::<Vec<_>>(),
         );
     }
+    if !compare {
+        return;
+    }
     let (steps, rules) = (&scores[0], &scores[1]);
     let mut more = 0;
     for (a, b) in steps.iter().zip(rules) {
@@ -389,9 +394,7 @@ fn points_add_up_in(class: &str, some_partial: bool) {
         more += usize::from(b.1 > a.1);
     }
     // Some submissions fail only some rules of a step (wrong-backoff).
-    if some_partial {
-        assert!(more > 0, "{steps:?}\n{rules:?}");
-    }
+    assert!(more > 0, "{steps:?}\n{rules:?}");
 }
 
 #[test]
