@@ -10,7 +10,7 @@ use std::path::Path;
 /// Paths (relative to the kit's root) that never go into a handout, with
 /// all they hold. A `*` stands for any one name of a path (see
 /// [`withheld`]): every step folder's mutants and alternatives.
-pub const WITHHELD: [&str; 17] = [
+pub const WITHHELD: [&str; 18] = [
     ".git",
     ".lab",
     "target",
@@ -20,6 +20,8 @@ pub const WITHHELD: [&str; 17] = [
     "fixtures/alternatives",
     "fixtures/submissions",
     "fixtures/hostile",
+    // A disguised copy of the reference answers, for the similarity tests.
+    "fixtures/similarity",
     "checks/judge/tests",
     "checks/dev/tests",
     "examples",

@@ -58,6 +58,7 @@ pub mod session;
 pub mod show;
 pub mod shrink;
 pub mod signature;
+pub mod similarity;
 pub mod simpler;
 pub mod state;
 pub mod status;

@@ -53,6 +53,7 @@ const EXCEPTIONS: &[(&str, &str)] = &[
     ),
     ("summary.json", "a file `grade` writes"),
     ("result.json", "a file `grade` writes"),
+    ("similarity.json", "a file `grade` writes"),
     ("results.json", "a file `grade` or Gradescope writes"),
     ("gradescope/results.json", "a file `grade` writes"),
     ("exercism/results.json", "a file `grade` writes"),
@@ -62,6 +63,7 @@ const EXCEPTIONS: &[(&str, &str)] = &[
         "fixtures/visibility.json",
         "the instructor's own file, read by `grade` when present",
     ),
+    ("regrade.json", "a file `grade --previous` writes"),
     ("state.json", "the learner's state, written at run time"),
     (
         "student/src/advanced.rs",

@@ -899,6 +899,65 @@ fn shards_merge_into_the_same_verdicts() {
     );
 }
 
+/// The private similarity report: a disguised copy of the reference
+/// (fixtures/similarity) is listed against it, with the steps the
+/// hand-written expectations name; an independent alternative is not;
+/// `--no-similarity` writes no such file and takes an older one away.
+#[test]
+fn grade_lists_a_disguised_copy_in_its_private_similarity_report() {
+    let (kit, _serial) = kit();
+    let subs = tempfile::tempdir().unwrap();
+    let put = |name: &str, from: &str| {
+        let lib = subs.path().join(name).join("student/src/lib.rs");
+        std::fs::create_dir_all(lib.parent().unwrap()).unwrap();
+        std::fs::copy(kit.path().join(from), lib).unwrap();
+        subs.path().join(name).display().to_string()
+    };
+    let class = [
+        put("alice", "solutions/src/lib.rs"),
+        put(
+            "bob",
+            "fixtures/similarity/disguised-copy/student/src/lib.rs",
+        ),
+        put(
+            "carol",
+            "fixtures/alternatives/a3-hand-parsed-u128-while-loop.rs",
+        ),
+    ];
+    let out = kit.path().join("similar").display().to_string();
+    let mut args = vec!["grade", "--seed", "4", "--out", &out];
+    args.extend(class.iter().map(String::as_str));
+    let r = run(kit.path(), "lab.sh", &args, BUILD);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    assert!(r.stdout.contains("similarity.json"), "{}", r.stdout);
+    let file = json(&Path::new(&out).join("similarity.json"));
+    assert_eq!(file["schema"], "retry-lab.similarity/1");
+    let expected = json(&kit.path().join("fixtures/similarity/expected.json"));
+    let pairs = file["pairs"].as_array().unwrap();
+    let steps: Vec<&str> = pairs.iter().map(|p| p["step"].as_str().unwrap()).collect();
+    let want: Vec<&str> = expected["disguised_copy"]["flagged"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s.as_str().unwrap())
+        .collect();
+    assert_eq!(steps, want);
+    for p in pairs {
+        assert_eq!((&p["a"], &p["b"]), (&"alice".into(), &"bob".into()));
+        assert!(!p["matches"].as_array().unwrap().is_empty());
+    }
+    let html = std::fs::read_to_string(Path::new(&out).join("summary.html")).unwrap();
+    assert!(html.contains("data-private=\"instructors\""));
+    assert_eq!(html.matches("<details class=\"pair\"").count(), want.len());
+    let mut args = vec!["grade", "--seed", "4", "--no-similarity", "--out", &out];
+    args.extend(class.iter().map(String::as_str));
+    let r = run(kit.path(), "lab.sh", &args, BUILD);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    assert!(!Path::new(&out).join("similarity.json").exists());
+    let html = std::fs::read_to_string(Path::new(&out).join("summary.html")).unwrap();
+    assert!(!html.contains("id=\"similarity\""));
+}
+
 /// The class that broke GitHub's artifact upload and stopped every shard:
 /// names with quotes, `=`, `<`, `&`, spaces and Chinese, and a folder
 /// without a lib.rs. Graded in two shards and merged with a third shard

@@ -179,6 +179,8 @@ fn grade_one(root: &Path, submission: &Path) -> Result<String, u8> {
         submissions: vec![folder],
         merge: Vec::new(),
         policy: Default::default(),
+        extras: Default::default(),
+        similarity: None,
     };
     let code = crate::grade::run_with(root, &args, false);
     let read = |path: PathBuf| -> Option<serde_json::Value> {

@@ -9,10 +9,12 @@
 //! several arguments (a step count, `--advanced` without `--subject`) after.
 
 mod errors;
+mod grade_extras;
 mod help;
 mod maintainers;
 mod output;
 mod policy;
+mod similarity;
 mod spec;
 
 pub use maintainers::{BenchArgs, SelftestArgs, Tool};

@@ -4,7 +4,7 @@
 //! `prairielearn-grade`, and those two commands' own arguments.
 
 use super::help::Words;
-use super::spec::{one_path, option, path_and_more, path_option, Spec};
+use super::spec::{limit_options, one_path, option, path_and_more, path_option, Spec};
 use super::Command;
 use crate::catalog::tr;
 use crate::grade::policy::{pair, Credit, Policy};
@@ -12,6 +12,15 @@ use crate::prairielearn::{QuestionArgs, IMAGE};
 use crate::report::prairielearn::Ungradable;
 use clap::{Arg, ArgAction, ArgMatches};
 use std::path::PathBuf;
+
+/// `grade`'s options after its shard: the limits, the policy's, then the
+/// similarity stage's.
+pub(super) fn grade_options(w: &Words) -> Vec<Arg> {
+    let mut args: Vec<Arg> = limit_options(w, "cli.opt.grade_unsandboxed").into();
+    args.extend(policy_options(w));
+    args.extend(super::similarity::options(w));
+    args
+}
 
 pub(super) fn policy_options(w: &Words) -> [Arg; 4] {
     [

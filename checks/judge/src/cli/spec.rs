@@ -420,13 +420,13 @@ pub(super) fn grade_args(w: &Words) -> Vec<Arg> {
         count_option("jobs", w, "cli.opt.jobs"),
         option("shard", "I/N", w.text("cli.opt.shard")).value_parser(shard),
     ];
-    args.extend(limit_options(w, "cli.opt.grade_unsandboxed"));
-    args.extend(super::policy::policy_options(w));
+    args.extend(super::policy::grade_options(w));
     args.push(
         path_option("merge", w.name("cli.value.dir"), w.text("cli.opt.merge"))
             .num_args(1..)
             .action(ArgAction::Append),
     );
+    args.extend(super::grade_extras::args(w));
     args
 }
 
@@ -458,7 +458,9 @@ pub(super) fn read_grade(m: &ArgMatches) -> Result<GradeArgs, String> {
         limits: read_limits(m),
         submissions: submissions.into_iter().map(|(_, p)| p).collect(),
         merge: merge.into_iter().map(|(_, p)| p).collect(),
-        policy: super::policy::read_policy(m),
+        policy: Box::new(super::policy::read_policy(m)),
+        extras: super::grade_extras::read(m),
+        similarity: super::similarity::read(m),
     };
     if out.submissions.is_empty() && out.merge.is_empty() {
         return Err(tr(

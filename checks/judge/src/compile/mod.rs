@@ -11,7 +11,9 @@
 
 mod blame;
 mod manifest;
+mod reads;
 mod runners;
+use reads::{cargo_configs, cargo_home, sources};
 mod slot;
 
 pub use manifest::{extra_dependencies, read_manifest};
@@ -188,6 +190,7 @@ fn jail_reading(
     std::fs::create_dir_all(&tmp)?;
     let (mut read, also) = sources(dir)?;
     read.extend(more.iter().map(|p| p.to_path_buf()));
+    read.extend(cargo_configs(dir, cargo_home().as_deref()));
     Ok(crate::platform::build(
         &read,
         target,
@@ -195,35 +198,6 @@ fn jail_reading(
         &also,
         confinement,
     )?)
-}
-
-/// What a build in workspace `dir` may read of it, and which of its files
-/// it may write. A slot: read whole (it holds nothing else), and nothing
-/// written (only rustc runs there). The kit: its manifests and the crates a
-/// runner is built from — not `solutions/`, `fixtures/` or the judge — and
-/// nothing written.
-fn sources(dir: &Path) -> io::Result<(Vec<PathBuf>, Vec<PathBuf>)> {
-    if !is_kit(dir) {
-        return Ok((vec![dir.to_path_buf()], Vec::new()));
-    }
-    let manifest = std::fs::read_to_string(dir.join("Cargo.toml"))?;
-    let mut out: Vec<PathBuf> = ["Cargo.toml", "Cargo.lock", ".cargo"]
-        .iter()
-        .map(|f| dir.join(f))
-        .collect();
-    for member in crate::files::members(&manifest) {
-        out.push(dir.join(member).join("Cargo.toml"));
-    }
-    for crate_dir in RUNNER_CRATES.iter().chain(&["student", "checks/deps"]) {
-        out.push(dir.join(crate_dir));
-    }
-    Ok((out, Vec::new()))
-}
-
-/// Whether `dir` is the kit itself (its target folder is the one lab.sh
-/// builds the judge in), not a slot.
-fn is_kit(dir: &Path) -> bool {
-    dir.join("lab.sh").is_file()
 }
 
 /// The kit's crates a runner is built from, besides the learner's.

@@ -72,3 +72,28 @@ fn first_errors_keeps_error_blocks_and_drops_warnings() {
     assert!(text.contains("E0308") && text.contains("src/lib.rs:3:5"));
     assert!(!text.contains("unused variable") && !text.contains("could not compile"));
 }
+
+/// Cargo stops at a configuration file it may not read, so a build's jail
+/// reads every configuration file cargo reads: above the build's folder
+/// (the kit's own, above a slot) and in cargo's home; the files alone.
+#[test]
+fn a_build_reads_the_cargo_configuration_files_above_it_and_in_cargo_s_home() {
+    let outer = tempfile::tempdir().unwrap();
+    let kit = outer.path().join("kit");
+    let slot = kit.join("target/lab-slots-3/a/kit");
+    let home = outer.path().join("cargo-home");
+    for dir in [&slot.join(".cargo"), &kit.join(".cargo"), &home] {
+        std::fs::create_dir_all(dir).unwrap();
+    }
+    std::fs::write(kit.join(".cargo/config.toml"), "").unwrap();
+    std::fs::write(home.join("config"), "").unwrap();
+    std::fs::write(home.join("credentials.toml"), "").unwrap();
+    std::fs::write(slot.join(".cargo/config.toml"), "").unwrap();
+    let found = super::reads::cargo_configs(&slot, Some(&home));
+    assert_eq!(found, [kit.join(".cargo/config.toml"), home.join("config")]);
+    std::fs::remove_file(kit.join(".cargo/config.toml")).unwrap();
+    assert_eq!(
+        super::reads::cargo_configs(&slot, None),
+        Vec::<std::path::PathBuf>::new()
+    );
+}

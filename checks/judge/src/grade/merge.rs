@@ -2,7 +2,7 @@
 //! into one.
 
 use super::discovery::shown_path;
-use super::write::write_summaries;
+use super::write::write_summaries_with;
 use crate::catalog::tr;
 use crate::report::{self};
 use crate::status;
@@ -87,6 +87,15 @@ pub(super) fn merge(shards: &[PathBuf], out: &Path) -> u8 {
                     );
                     return status::USAGE;
                 }
+                // Each shard lists its own submissions without a roster row;
+                // the students without a submission are the whole class's.
+                if let Some(theirs) = &file.roster {
+                    let ours = acc.roster.get_or_insert_with(|| theirs.clone());
+                    ours.no_roster_row
+                        .extend(theirs.no_roster_row.iter().cloned());
+                    ours.no_roster_row.sort();
+                    ours.no_roster_row.dedup();
+                }
                 let folder = |x: &report::summary::SummarySubmission| {
                     x.folder.as_deref().unwrap_or(&x.name).to_ascii_lowercase()
                 };
@@ -119,7 +128,8 @@ pub(super) fn merge(shards: &[PathBuf], out: &Path) -> u8 {
         return status::USAGE;
     };
     merged.submissions.sort_by(|a, b| a.name.cmp(&b.name));
-    if let Err(e) = write_summaries(out, &merged) {
+    let similar = super::similarity::from_shards(shards);
+    if let Err(e) = write_summaries_with(out, &merged, similar.as_ref()) {
         eprintln!("lab: {}", tr("error.kit", &[("what", &e)]));
         return status::KIT_ERROR;
     }

@@ -1,10 +1,18 @@
 //! `lab.sh grade`: grades a class of submission folders on top of pristine
 //! copies of the kit, in parallel slots, and writes the reports; `--merge`
-//! joins the summaries of shards into one.
+//! joins the summaries of shards into one; `--roster`, `--due`/`--late`
+//! and `--previous` add gradebooks, late penalties and a regrade report
+//! ([`extras`]).
 
+mod csv_read;
 mod discovery;
+pub mod extras;
+pub(crate) mod late;
 mod merge;
 pub mod policy;
+mod regrade;
+mod roster;
+mod similarity;
 mod table;
 mod verdicts;
 mod watchdog;
@@ -25,7 +33,9 @@ use table::print_row;
 use verdicts::{needs_review, review_status};
 use watchdog::{watchdog_bound, within};
 pub use worker::grade_class;
-use write::{summary_with_folders, write_submission, write_summaries};
+#[cfg(all(test, unix))]
+use write::write_summaries;
+use write::{summary_with_folders, write_submission, write_summaries_with};
 
 #[derive(Debug, Clone)]
 pub struct GradeArgs {
@@ -39,12 +49,20 @@ pub struct GradeArgs {
     /// Shard output folders to join instead of grading.
     pub merge: Vec<PathBuf>,
     /// Credit, visibility and detail, PrairieLearn's ungradable
-    /// submissions (see [`policy`]).
-    pub policy: policy::Policy,
+    /// submissions (see [`policy`]); boxed, as it is rarely set.
+    pub policy: Box<policy::Policy>,
+    /// `--roster`, `--due`, `--late`, `--previous` and their kin.
+    pub extras: extras::GradeExtras,
+    /// The similarity stage's options; none: `--no-similarity`.
+    pub similarity: Option<crate::similarity::Options>,
 }
 
 pub fn run(root: &Path, args: &GradeArgs) -> u8 {
     if !args.merge.is_empty() {
+        if args.extras.any() {
+            eprintln!("lab: {}", crate::catalog::t("error.extras_with_merge"));
+            return status::USAGE;
+        }
         return merge(&args.merge, &args.out);
     }
     // Only here: an autograder's one submission is graded as it is.
@@ -87,6 +105,16 @@ pub fn run_with(root: &Path, args: &GradeArgs, strict: bool) -> u8 {
             return status::USAGE;
         }
     };
+    let prepared = match extras::prepare(&args.extras, &args.submissions, &all) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("lab: {e}");
+            return status::USAGE;
+        }
+    };
+    let similar = args
+        .similarity
+        .map(|opts| similarity::start(root, all.clone(), opts));
     let mine = shard(all, args.shard);
     let folders: BTreeMap<String, String> = mine
         .iter()
@@ -100,6 +128,7 @@ pub fn run_with(root: &Path, args: &GradeArgs, strict: bool) -> u8 {
     for word in args.policy.words() {
         rerun += &format!(" {word}");
     }
+    rerun += &args.extras.rerun_words();
     rerun += &format!(" --out {} SUBMISSION...", shown_path(&args.out));
     println!(
         "{}",
@@ -116,6 +145,7 @@ pub fn run_with(root: &Path, args: &GradeArgs, strict: bool) -> u8 {
         needs_review(sub, &why, &weights, seed)
     };
     let on_done = |report: &SubmissionReport| {
+        let report = &prepared.apply(report);
         print_row(report);
         let folder = folders
             .get(&report.name)
@@ -169,9 +199,19 @@ pub fn run_with(root: &Path, args: &GradeArgs, strict: bool) -> u8 {
     let class = ClassReport {
         schema: report::GRADE_SCHEMA.into(),
         seed: seed.to_string(),
-        submissions: reports,
+        submissions: reports.iter().map(|r| prepared.apply(r)).collect(),
     };
-    if let Err(e) = write_summaries(&args.out, &summary_with_folders(&class, &folders)) {
+    let mut summary = summary_with_folders(&class, &folders);
+    let similar = similar.and_then(similarity::finish);
+    let written = prepared
+        .finish(
+            &args.out,
+            &mut summary,
+            &class.submissions,
+            &extras::run_info(),
+        )
+        .and_then(|()| write_summaries_with(&args.out, &summary, similar.as_ref()));
+    if let Err(e) = written {
         eprintln!("lab: {}", tr("error.kit", &[("what", &e)]));
         return status::KIT_ERROR;
     }

@@ -179,6 +179,7 @@ pub(super) fn needs_review(
         steps,
         seconds: 0.0,
         printed_bytes: 0,
+        late: None,
     }
 }
 

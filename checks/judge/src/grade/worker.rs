@@ -133,6 +133,7 @@ pub(super) fn grade_one(
         steps,
         seconds: (start.elapsed().as_secs_f64() * 1000.0).round() / 1000.0,
         printed_bytes,
+        late: None,
     })
 }
 

@@ -66,10 +66,31 @@ pub(super) fn summary_with_folders(
     summary
 }
 
+#[cfg(all(test, unix))]
 pub(super) fn write_summaries(
     out: &Path,
     summary: &report::summary::SummaryFile,
 ) -> std::io::Result<()> {
+    write_summaries_with(out, summary, None)
+}
+
+/// The summaries, and with `similarity` its private `similarity.json` and
+/// section of summary.html; without, an older `similarity.json` in `out`
+/// is removed, so that no file there outlives the run that wrote it.
+pub(super) fn write_summaries_with(
+    out: &Path,
+    summary: &report::summary::SummaryFile,
+    similarity: Option<&report::similarity::SimilarityFile>,
+) -> std::io::Result<()> {
+    let private = out.join("similarity.json");
+    match similarity {
+        Some(file) => write_atomically(&private, report::similarity::similarity_json(file))?,
+        None => {
+            if std::fs::symlink_metadata(&private).is_ok() {
+                std::fs::remove_file(&private)?;
+            }
+        }
+    }
     write_atomically(
         &out.join("summary.csv"),
         report::summary::summary_csv(summary),
@@ -80,7 +101,7 @@ pub(super) fn write_summaries(
     )?;
     write_atomically(
         &out.join("summary.html"),
-        report::html::summary_html(summary),
+        report::html::summary_html_with(summary, similarity),
     )?;
     // Last: its presence means the folder is complete.
     write_atomically(

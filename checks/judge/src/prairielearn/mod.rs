@@ -244,7 +244,9 @@ fn grade_one(root: &Path, student: &Path, policy: &Policy) -> Result<String, u8>
         limits: Limits::default(),
         submissions: vec![folder],
         merge: Vec::new(),
-        policy: policy.clone(),
+        policy: Box::new(policy.clone()),
+        extras: Default::default(),
+        similarity: None,
     };
     let code = crate::grade::run_with(root, &args, false);
     let read = |path: PathBuf| -> Option<serde_json::Value> {

@@ -21,6 +21,11 @@
 //! top-level maximum in the format: Gradescope takes the assignment's total
 //! from its own settings, which should be the core steps' points (the sum
 //! of the tests' `max_score`), so a bonus shows as a score above it.
+//!
+//! A late penalty (`grade --due … --late …`) is one more test after the
+//! steps, `Late penalty`, whose `score` is minus the points taken off and
+//! whose `max_score` is 0, so the tests' scores still add up to `score`.
+//! It is there only when the penalty is more than 0 points.
 
 use super::outside::{t, tr, visible};
 use super::visibility::Shown;
@@ -50,7 +55,8 @@ struct Results {
 struct Test {
     name: String,
     number: String,
-    score: u32,
+    /// Negative for the late penalty's test.
+    score: i64,
     max_score: u32,
     status: &'static str,
     output: String,
@@ -66,7 +72,7 @@ pub fn results_json(s: &SubmissionReport, seed: &str) -> String {
 /// ([`super::visibility`]): a step's `visibility` is its own.
 pub fn results_json_shown(s: &SubmissionReport, seed: &str, shown: &Shown) -> String {
     let s = &shown.redacted(&s.attempted(), true);
-    let results = Results {
+    let mut results = Results {
         // Bonus points go on top: Gradescope shows a score above the
         // assignment's total as extra credit.
         score: s.score + s.bonus,
@@ -91,7 +97,7 @@ pub fn results_json_shown(s: &SubmissionReport, seed: &str, shown: &Shown) -> St
                 ))
                 .into_owned(),
                 number: step.step.clone(),
-                score: step.score,
+                score: i64::from(step.score),
                 // Extra credit: worth nothing towards the total.
                 max_score: if step.bonus { 0 } else { step.weight },
                 status: if step.passed { "passed" } else { "failed" },
@@ -100,9 +106,35 @@ pub fn results_json_shown(s: &SubmissionReport, seed: &str, shown: &Shown) -> St
             })
             .collect(),
     };
+    if let Some(late) = s.late.as_ref().filter(|l| l.penalty > 0) {
+        results.tests.push(penalty_test(late));
+    }
     let mut text = serde_json::to_string_pretty(&results).expect("results always serialize");
     text.push('\n');
     text
+}
+
+/// The late penalty as a test of minus its points.
+fn penalty_test(late: &super::lms::Late) -> Test {
+    let hours = format!("{:.1}", late.late_by.unwrap_or(0) as f64 / 3600.0);
+    Test {
+        name: t("report.gradescope.late_name"),
+        number: "late".to_string(),
+        score: -i64::from(late.penalty),
+        max_score: 0,
+        status: "failed",
+        output: visible::text(&tr(
+            "report.gradescope.late_output",
+            &[
+                ("hours", &hours),
+                ("penalty", &late.penalty),
+                ("before", &late.score_before_penalty),
+                ("at", &late.submitted_at.clone().unwrap_or_default()),
+            ],
+        ))
+        .into_owned(),
+        visibility: "visible",
+    }
 }
 
 pub(super) fn overview(s: &SubmissionReport, seed: &str) -> String {

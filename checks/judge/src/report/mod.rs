@@ -5,14 +5,17 @@
 //! three facts of the step registry) comes through [`outside`] alone.
 
 pub mod exercism;
+pub mod gradebook;
 pub mod gradescope;
 pub mod html;
 pub mod junit;
 pub mod kit;
+pub mod lms;
 pub(crate) mod outside;
 pub mod prairielearn;
 #[cfg(test)]
 pub(crate) mod schema_check;
+pub mod similarity;
 #[cfg(test)]
 mod snapshot;
 pub mod summary;
@@ -108,6 +111,10 @@ pub struct SubmissionReport {
     pub seconds: f64,
     /// Bytes the submission's code printed (never part of a verdict).
     pub printed_bytes: u64,
+    /// How late it was and what that cost, when the run had `--due`;
+    /// `score` is then already reduced by `late.penalty`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub late: Option<lms::Late>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

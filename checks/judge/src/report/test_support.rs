@@ -198,6 +198,7 @@ pub fn class() -> ClassReport {
                 advanced_build_errors: None,
                 seconds: 1.5,
                 printed_bytes: 0,
+                late: None,
             },
             SubmissionReport {
                 name: BOB.to_string(),
@@ -220,6 +221,7 @@ pub fn class() -> ClassReport {
                 advanced_build_errors: None,
                 seconds: 2.25,
                 printed_bytes: 12,
+                late: None,
             },
             SubmissionReport {
                 name: "carol".to_string(),
@@ -239,6 +241,7 @@ pub fn class() -> ClassReport {
                 advanced_build_errors: None,
                 seconds: 0.75,
                 printed_bytes: 0,
+                late: None,
             },
         ],
     }

@@ -143,3 +143,28 @@ fn merge_refuses_a_summary_that_points_outside_its_folder() {
     std::fs::write(&path, outside).unwrap();
     assert_eq!(merge_into(&dir.path().join("bad"), &[shard]), status::USAGE);
 }
+
+/// Each shard's submissions without a roster row are joined; the roster's
+/// students without a submission (the whole class's, in every shard) are
+/// listed once.
+#[test]
+fn merged_shards_join_their_roster_lists() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut shards = Vec::new();
+    for (i, (names, no_row)) in [(["a", "b"], "b"), (["c", "d"], "d")].iter().enumerate() {
+        let shard = dir.path().join(format!("s{i}"));
+        write_shard(&shard, names, 3);
+        let path = shard.join("summary.json");
+        let mut v: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        v["roster"] = serde_json::json!({"no_roster_row": [no_row], "no_submission": ["erin"]});
+        std::fs::write(&path, v.to_string()).unwrap();
+        shards.push(shard);
+    }
+    let out = dir.path().join("class");
+    assert_eq!(merge_into(&out, &shards), status::PASSED);
+    let merged = report::summary::read_summary(&read(&out.join("summary.json"))).unwrap();
+    let roster = merged.roster.expect("the roster's lists");
+    assert_eq!(roster.no_roster_row, ["b", "d"]);
+    assert_eq!(roster.no_submission, ["erin"]);
+}

@@ -17,6 +17,7 @@
 //! then HTML-escaped, inside `<bdi>`; its report links are relative,
 //! the folder percent-encoded.
 
+mod similarity;
 mod stats;
 #[cfg(test)]
 mod tests;
@@ -44,6 +45,15 @@ const REPORTS: [(&str, &str); 4] = [
 
 /// `summary.html` for a summary.
 pub fn summary_html(file: &SummaryFile) -> String {
+    summary_html_with(file, None)
+}
+
+/// `summary.html` for a summary, with the private similarity section
+/// (`html/similarity.rs`) after the others when `private` is given.
+pub fn summary_html_with(
+    file: &SummaryFile,
+    private: Option<&super::similarity::SimilarityFile>,
+) -> String {
     let f = figures(file);
     let mut out = String::with_capacity(16 * 1024 + file.submissions.len() * 1536);
     let title = esc(&t("report.html.title"));
@@ -51,9 +61,14 @@ pub fn summary_html(file: &SummaryFile) -> String {
         out,
         "<!DOCTYPE html>\n<html lang=\"{}\">\n<head>\n<meta charset=\"utf-8\">\n\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
-         <title>{title}</title>\n<style>\n{STYLE}</style>\n</head>\n<body>\n<header>\n\
+         <title>{title}</title>\n<style>\n{STYLE}{}</style>\n</head>\n<body>\n<header>\n\
          <h1>{title}</h1>\n<p>{}</p>\n<nav aria-label=\"{}\"><ul>",
         esc(&t("report.html.lang")),
+        if private.is_some() {
+            similarity::STYLE
+        } else {
+            ""
+        },
         esc(&tr(
             "report.html.intro",
             &[("count", &f.total), ("seed", &file.seed)]
@@ -63,12 +78,23 @@ pub fn summary_html(file: &SummaryFile) -> String {
     for (id, key) in SECTIONS.iter().zip(section_keys()) {
         let _ = write!(out, "<li><a href=\"#{id}\">{}</a></li>", esc(&t(key)));
     }
+    if private.is_some() {
+        let _ = write!(
+            out,
+            "<li><a href=\"#{}\">{}</a></li>",
+            similarity::ID,
+            esc(&t("report.html.similarity"))
+        );
+    }
     out.push_str("</ul></nav>\n</header>\n<main>\n");
     distribution(&mut out, &f);
     steps(&mut out, &f);
     rules(&mut out, &f);
     mistakes(&mut out, &f);
     students(&mut out, file, &f);
+    if let Some(private) = private {
+        similarity::section(&mut out, private);
+    }
     out.push_str("</main>\n<footer>\n<p>");
     out.push_str(&esc(&t("report.html.legend")));
     out.push_str("</p>\n");

@@ -130,12 +130,15 @@ pub(crate) fn synthetic(n: usize) -> SummaryFile {
                 },
                 steps,
                 seconds: 1.5,
+                late: None,
             }
         })
         .collect();
     let mut file = SummaryFile {
         schema: GRADE_SCHEMA.to_string(),
         seed: "42".to_string(),
+        run: None,
+        roster: None,
         submissions,
     };
     file.submissions.sort_by(|a, b| a.name.cmp(&b.name));

@@ -8,6 +8,10 @@
 //! own words and numbers). Step columns are the first submission's steps; a
 //! submission lacking one of them has an empty cell there. Names are shown
 //! as one visible line first ([`crate::visible::line`]).
+//!
+//! When a submission has a late record (`grade --due`), three last columns
+//! follow: `score_before_penalty`, `penalty` and `late_by` (seconds, empty
+//! when its time is unknown); `score` is then after the penalty.
 
 use super::super::outside::visible;
 use super::super::{Build, StepStatus};
@@ -26,6 +30,10 @@ pub fn summary_csv(file: &SummaryFile) -> String {
     }
     if bonus {
         out.push_str(",bonus");
+    }
+    let late = file.submissions.iter().any(|s| s.late.is_some());
+    if late {
+        out.push_str(",score_before_penalty,penalty,late_by");
     }
     out.push_str(CRLF);
     for s in &file.submissions {
@@ -50,6 +58,17 @@ pub fn summary_csv(file: &SummaryFile) -> String {
         }
         if bonus {
             out.push_str(&format!(",{}", s.bonus));
+        }
+        if late {
+            match &s.late {
+                Some(l) => out.push_str(&format!(
+                    ",{},{},{}",
+                    l.score_before_penalty,
+                    l.penalty,
+                    l.late_by.map_or(String::new(), |x| x.to_string())
+                )),
+                None => out.push_str(&format!(",{},0,", s.score)),
+            }
         }
         out.push_str(CRLF);
     }

@@ -103,12 +103,13 @@ pub fn summary_md(file: &SummaryFile) -> String {
             out.push('\n');
         }
     }
+    out.push_str(&super::lms_md::lms_notes(file));
     out
 }
 
 /// Text for one Markdown table cell: Markdown punctuation and pipes escaped,
 /// line ends (which would end the row) turned into spaces.
-fn md_cell(text: &str) -> String {
+pub(super) fn md_cell(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {

@@ -23,6 +23,7 @@
 //! or Markdown escaping; `summary.json` keeps the exact name.
 
 mod csv;
+mod lms_md;
 mod markdown;
 #[cfg(test)]
 mod tests;
@@ -41,6 +42,13 @@ pub struct SummaryFile {
     /// Always [`GRADE_SCHEMA`].
     pub schema: String,
     pub seed: String,
+    /// The kit and toolchain of the run (absent in summaries written
+    /// before they were recorded).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub run: Option<super::lms::RunInfo>,
+    /// Who `--roster` did not match, when it was given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub roster: Option<super::lms::Unmatched>,
     pub submissions: Vec<SummarySubmission>,
 }
 
@@ -68,6 +76,9 @@ pub struct SummarySubmission {
     pub steps: Vec<SummaryStep>,
     /// Rounded to the millisecond.
     pub seconds: f64,
+    /// How late it was and what that cost (see `SubmissionReport::late`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub late: Option<super::lms::Late>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -106,6 +117,8 @@ pub fn summary_of(c: &ClassReport) -> SummaryFile {
     SummaryFile {
         schema: GRADE_SCHEMA.to_string(),
         seed: c.seed.clone(),
+        run: None,
+        roster: None,
         submissions: c
             .submissions
             .iter()
@@ -143,6 +156,7 @@ pub fn summary_of(c: &ClassReport) -> SummaryFile {
                     })
                     .collect(),
                 seconds: super::milliseconds(s.seconds),
+                late: s.late.clone(),
             })
             .collect(),
     }
