@@ -4,6 +4,10 @@
 //! file). The top-level `score` is the share of the core points, 0 to 1:
 //! `(score + bonus) / max_score`, at most 1.
 //!
+//! A late penalty lowers `score` (it comes from the penalized core score)
+//! and is said in `message`; the tests keep the points their steps earned,
+//! as PrairieLearn's points are never negative.
+//!
 //! A submission that does not compile is, as the instructor chooses
 //! ([`Ungradable`]), either not gradable (`gradable: false`, the compiler's
 //! first errors in `format_errors`, no score, no tests: PrairieLearn then
@@ -110,12 +114,32 @@ pub fn results_json(
         None => Results {
             gradable: true,
             score: Some(score_of(s)),
-            message: overview(s, seed),
+            message: overview(s, seed) + &late_line(s),
             format_errors: None,
             tests: Some(s.steps.iter().map(test).collect()),
         },
     };
     within_cap(results)
+}
+
+/// A late penalty, said in the message: PrairieLearn's points are never
+/// negative, so the tests keep what the steps earned and only `score`
+/// (from the penalized core score) carries it.
+fn late_line(s: &SubmissionReport) -> String {
+    let Some(late) = s.late.as_ref().filter(|l| l.penalty > 0) else {
+        return String::new();
+    };
+    let hours = format!("{:.1}", late.late_by.unwrap_or(0) as f64 / 3600.0);
+    let text = tr(
+        "report.gradescope.late_output",
+        &[
+            ("hours", &hours),
+            ("penalty", &late.penalty),
+            ("before", &late.score_before_penalty),
+            ("at", &late.submitted_at.clone().unwrap_or_default()),
+        ],
+    );
+    format!("\n{}", visible::text(&text))
 }
 
 /// A results.json that says grading could not finish: not gradable, with

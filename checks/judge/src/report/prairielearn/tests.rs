@@ -138,3 +138,26 @@ fn a_withheld_detail_never_shows_the_expected_value() {
         assert!(!text.contains("expected: true"), "{detail:?}: {text}");
     }
 }
+
+#[test]
+fn a_late_penalty_lowers_the_score_and_is_said() {
+    let mut alice = class().submissions[0].clone();
+    alice.score = 24;
+    alice.late = Some(crate::report::lms::Late {
+        submitted_at: Some("2026-12-01T10:00:00Z".into()),
+        source: "csv".into(),
+        late_by: Some(7200),
+        penalty: 6,
+        score_before_penalty: 30,
+    });
+    let v = parsed(&alice, Ungradable::CompileError);
+    assert!((v["score"].as_f64().unwrap() - 0.8).abs() < 1e-9, "{v:#}");
+    assert!(v["message"].as_str().unwrap().contains("6 of 30"), "{v:#}");
+    let points: u64 = v["tests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["points"].as_u64().unwrap())
+        .sum();
+    assert_eq!(points, 30, "the steps keep what they earned");
+}
