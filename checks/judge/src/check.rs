@@ -220,6 +220,10 @@ fn run_checked(root: &Path, args: &CheckArgs) -> u8 {
     crate::events::started(seed, &rerun, &args.steps);
     let seed_line = tr("run.seed", &[("seed", &seed), ("command", &rerun)]);
     crate::say!("{seed_line}");
+    if args.seed.is_none() {
+        // Passing under one drawn seed is no promise under grade's own.
+        crate::say!("{}", crate::catalog::t("run.fresh_seed"));
+    }
     if sources.is_none() {
         let manifest =
             compile::read_manifest(&root.join("student/Cargo.toml"), true).unwrap_or_default();

@@ -93,6 +93,10 @@ pub fn run_with(args: &[String], tools: Tools) -> u8 {
         cli::Command::Handout(dir) => handout::run(&root, &dir),
         cli::Command::Gradescope(zip) => autograder::package(&root, &zip),
         cli::Command::Autograde(dir) => autograder::run(&root, &dir),
+        cli::Command::PrairieLearn(args) => crate::prairielearn::question(&root, &args),
+        cli::Command::PrairieLearnGrade { root: dir, policy } => {
+            crate::prairielearn::grade(&root, &dir, &policy)
+        }
         cli::Command::Tool(tool) => tools(&root, &tool),
         cli::Command::Show(step) => learner::show(&root, step),
         cli::Command::Hint { step, all } => learner::hint(&root, step, all, false),

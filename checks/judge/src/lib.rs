@@ -11,7 +11,8 @@
 //! lines and `github` writes annotations and a step summary. `grade` grades a class (each
 //! submission's report folder named by `folders`) and `report` writes its
 //! machine formats; `handout` exports the learner's kit, `autograder`
-//! packages it for Gradescope, `live` runs `lab.sh try`; `visible` makes
+//! packages it for Gradescope, `prairielearn` writes a PrairieLearn
+//! question and grades for its image, `live` runs `lab.sh try`; `visible` makes
 //! names and the learner's text safe to show. The maintainers' tools
 //! (selftest, bench, new-step and the registry check) are a crate of their
 //! own, lab-dev (checks/dev), which uses this one as a library: a learner's
@@ -47,6 +48,7 @@ pub mod mistakes;
 pub mod oracle;
 pub mod platform;
 pub mod pool;
+pub mod prairielearn;
 pub mod render;
 pub mod report;
 pub mod rng;

@@ -481,6 +481,7 @@ fn synthetic(n: usize) -> SummaryFile {
                         passed: status == StepStatus::Passed,
                         status,
                         weight: 1,
+                        score: Some(u32::from(status == StepStatus::Passed)),
                         bonus: *bonus,
                         failed,
                         fault,

@@ -57,6 +57,12 @@ const EXCEPTIONS: &[(&str, &str)] = &[
     ("results.json", "a file `grade` or Gradescope writes"),
     ("gradescope/results.json", "a file `grade` writes"),
     ("exercism/results.json", "a file `grade` writes"),
+    ("prairielearn/results.json", "a file `grade` writes"),
+    ("info.json", "a file `prairielearn DIR` writes"),
+    (
+        "fixtures/visibility.json",
+        "the instructor's own file, read by `grade` when present",
+    ),
     ("regrade.json", "a file `grade --previous` writes"),
     ("state.json", "the learner's state, written at run time"),
     (

@@ -127,7 +127,7 @@ pub fn package(root: &Path, out: &Path) -> u8 {
 /// copy into `work/submission/src/` of a `lib.rs` (and `advanced.rs`)
 /// uploaded on their own. A symbolic link is not copied (the grade then
 /// finds no lib.rs).
-fn staged(submission: &Path, work: &Path) -> io::Result<PathBuf> {
+pub(crate) fn staged(submission: &Path, work: &Path) -> io::Result<PathBuf> {
     if crate::compile::subject_lib(submission).is_ok() || !submission.join("lib.rs").exists() {
         return Ok(submission.to_path_buf());
     }
@@ -178,6 +178,7 @@ fn grade_one(root: &Path, submission: &Path) -> Result<String, u8> {
         limits: Limits::default(),
         submissions: vec![folder],
         merge: Vec::new(),
+        policy: Default::default(),
         extras: Default::default(),
         similarity: None,
     };

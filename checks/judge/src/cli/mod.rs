@@ -13,6 +13,7 @@ mod grade_extras;
 mod help;
 mod maintainers;
 mod output;
+mod policy;
 mod similarity;
 mod spec;
 
@@ -37,6 +38,13 @@ pub enum Command {
     Gradescope(PathBuf),
     /// `autograde [--root DIR]`: what the package's run_autograder runs.
     Autograde(PathBuf),
+    /// `prairielearn DIR`: a PrairieLearn externally graded question.
+    PrairieLearn(crate::prairielearn::QuestionArgs),
+    /// `prairielearn-grade [--root DIR]`: what that question's image runs.
+    PrairieLearnGrade {
+        root: PathBuf,
+        policy: crate::grade::policy::Policy,
+    },
     /// `selftest`, `bench` and `new-step`: the maintainers' tools, which
     /// lab-dev runs (see `maintainers`).
     Tool(Tool),

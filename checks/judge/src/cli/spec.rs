@@ -22,7 +22,7 @@ use std::time::Duration;
 /// `cli.NAME.about`; `-h`/`--help` and `--lang` are added to every command.
 pub(super) struct Spec {
     pub(super) name: &'static str,
-    args: fn(&Words) -> Vec<Arg>,
+    pub(super) args: fn(&Words) -> Vec<Arg>,
     pub(super) read: fn(&ArgMatches) -> Result<Command, String>,
 }
 
@@ -154,6 +154,8 @@ pub(super) const COMMANDS: &[Spec] = &[
             ))
         },
     },
+    super::policy::PRAIRIELEARN,
+    super::policy::PRAIRIELEARN_GRADE,
     Spec {
         name: "bench",
         args: |w| {
@@ -418,8 +420,7 @@ pub(super) fn grade_args(w: &Words) -> Vec<Arg> {
         count_option("jobs", w, "cli.opt.jobs"),
         option("shard", "I/N", w.text("cli.opt.shard")).value_parser(shard),
     ];
-    args.extend(limit_options(w, "cli.opt.grade_unsandboxed"));
-    args.extend(super::similarity::options(w));
+    args.extend(super::policy::grade_options(w));
     args.push(
         path_option("merge", w.name("cli.value.dir"), w.text("cli.opt.merge"))
             .num_args(1..)
@@ -457,6 +458,7 @@ pub(super) fn read_grade(m: &ArgMatches) -> Result<GradeArgs, String> {
         limits: read_limits(m),
         submissions: submissions.into_iter().map(|(_, p)| p).collect(),
         merge: merge.into_iter().map(|(_, p)| p).collect(),
+        policy: Box::new(super::policy::read_policy(m)),
         extras: super::grade_extras::read(m),
         similarity: super::similarity::read(m),
     };

@@ -95,6 +95,39 @@ pub fn resolve(paths: &[PathBuf]) -> Result<Vec<Submission>, String> {
         .collect())
 }
 
+/// A class folder given where its submissions were meant (`grade class`
+/// for `grade class/*/`): a folder that holds no lib.rs (in itself, in
+/// `src/` or `student/src/`) while some of its own folders do. Its one-line
+/// error shows the command that names each submission. Only real folders
+/// count (a symbolic link is not followed), and at most the first 10,000
+/// entries are looked at.
+pub fn class_folder(paths: &[PathBuf], out: &Path) -> Result<(), String> {
+    for path in paths {
+        if !path.is_dir() || compile::subject_lib(path).is_ok() {
+            continue;
+        }
+        let Ok(entries) = std::fs::read_dir(path) else {
+            continue;
+        };
+        let holding = entries
+            .take(10_000)
+            .filter_map(Result::ok)
+            .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
+            .filter(|e| compile::subject_lib(&e.path()).is_ok())
+            .count();
+        if holding > 0 {
+            let shown = shown_path(path);
+            let glob = format!("{}/*/", shown.trim_end_matches('/'));
+            let command = format!("--out {} {glob}", shown_path(out));
+            return Err(tr(
+                "error.class_folder",
+                &[("path", &shown), ("count", &holding), ("command", &command)],
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// A path as the console shows it: one visible line (a submission folder's
 /// name may hold any character; see [`crate::visible`]).
 pub(super) fn shown_path(path: &Path) -> String {

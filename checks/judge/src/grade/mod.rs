@@ -9,6 +9,7 @@ mod discovery;
 pub mod extras;
 pub(crate) mod late;
 mod merge;
+pub mod policy;
 mod regrade;
 mod roster;
 mod similarity;
@@ -47,6 +48,9 @@ pub struct GradeArgs {
     pub submissions: Vec<PathBuf>,
     /// Shard output folders to join instead of grading.
     pub merge: Vec<PathBuf>,
+    /// Credit, visibility and detail, PrairieLearn's ungradable
+    /// submissions (see [`policy`]); boxed, as it is rarely set.
+    pub policy: Box<policy::Policy>,
     /// `--roster`, `--due`, `--late`, `--previous` and their kin.
     pub extras: extras::GradeExtras,
     /// The similarity stage's options; none: `--no-similarity`.
@@ -60,6 +64,11 @@ pub fn run(root: &Path, args: &GradeArgs) -> u8 {
             return status::USAGE;
         }
         return merge(&args.merge, &args.out);
+    }
+    // Only here: an autograder's one submission is graded as it is.
+    if let Err(e) = discovery::class_folder(&args.submissions, &args.out) {
+        eprintln!("lab: {e}");
+        return status::USAGE;
     }
     run_with(root, args, true)
 }
@@ -77,6 +86,13 @@ pub fn run_with(root: &Path, args: &GradeArgs, strict: bool) -> u8 {
     }
     let weights = match weights(root) {
         Ok(w) => w,
+        Err(e) => {
+            eprintln!("lab: {e}");
+            return status::USAGE;
+        }
+    };
+    let shown = match policy::shown(root, &args.policy) {
+        Ok(s) => s,
         Err(e) => {
             eprintln!("lab: {e}");
             return status::USAGE;
@@ -109,6 +125,9 @@ pub fn run_with(root: &Path, args: &GradeArgs, strict: bool) -> u8 {
     if let Some((i, n)) = args.shard {
         rerun += &format!(" --shard {i}/{n}");
     }
+    for word in args.policy.words() {
+        rerun += &format!(" {word}");
+    }
     rerun += &args.extras.rerun_words();
     rerun += &format!(" --out {} SUBMISSION...", shown_path(&args.out));
     println!(
@@ -132,10 +151,20 @@ pub fn run_with(root: &Path, args: &GradeArgs, strict: bool) -> u8 {
             .get(&report.name)
             .cloned()
             .unwrap_or_else(|| crate::folders::mapped(&report.name));
-        write_submission(&args.out, &folder, report, &seed_text).map_err(|e| e.to_string())
+        let formats = write::Formats {
+            shown: &shown,
+            ungradable: args.policy.ungradable,
+        };
+        write_submission(&args.out, &folder, report, &seed_text, &formats)
+            .map_err(|e| e.to_string())
     };
-    let (root_dir, class_weights, limits, jobs) =
-        (root.to_path_buf(), weights.clone(), args.limits, args.jobs);
+    let (root_dir, class_weights, limits, jobs, credit) = (
+        root.to_path_buf(),
+        weights.clone(),
+        args.limits,
+        args.jobs,
+        args.policy.credit,
+    );
     let class_subs = mine.clone();
     let grading = move |tx: &dyn Fn(SubmissionReport) -> Result<(), String>| {
         grade_class(
@@ -145,7 +174,11 @@ pub fn run_with(root: &Path, args: &GradeArgs, strict: bool) -> u8 {
             jobs,
             limits,
             &class_weights,
-            |r| tx(r.clone()),
+            |r| {
+                let mut r = r.clone();
+                policy::apply_credit(&mut r, credit);
+                tx(r)
+            },
         )
         .map(|_| ())
     };

@@ -262,7 +262,14 @@ fn no_lib_rs_is_that_submissions_result_in_every_format() {
     for r in &reports {
         assert_eq!((r.build, r.score, r.max_score), (Build::Error, 0, 8));
         assert!(r.review.as_deref().unwrap().contains("no lib.rs found"));
-        write_submission(&out, &folders[&r.name], r, "3").unwrap();
+        write_submission(
+            &out,
+            &folders[&r.name],
+            r,
+            "3",
+            &super::write::Formats::PLAIN,
+        )
+        .unwrap();
     }
     let class = ClassReport {
         schema: report::GRADE_SCHEMA.into(),
@@ -328,7 +335,14 @@ fn a_hostile_folder_name_is_shown_escaped_and_kept_exactly_in_json() {
     })
     .unwrap();
     let out = dir.path().join("grades");
-    write_submission(&out, &folders[HOSTILE], &reports[0], "3").unwrap();
+    write_submission(
+        &out,
+        &folders[HOSTILE],
+        &reports[0],
+        "3",
+        &super::write::Formats::PLAIN,
+    )
+    .unwrap();
     let class = ClassReport {
         schema: report::GRADE_SCHEMA.into(),
         seed: "3".into(),

@@ -1,28 +1,56 @@
 //! The reports on disk: each submission's folder and the class summaries.
 
 use crate::files::write_atomically;
+use crate::report::prairielearn::Ungradable;
+use crate::report::visibility::Shown;
 use crate::report::{self, ClassReport, SubmissionReport};
 use std::collections::BTreeMap;
 use std::path::Path;
 
+/// What the learner-facing formats show (see `grade::policy`).
+pub(super) struct Formats<'a> {
+    pub(super) shown: &'a Shown,
+    pub(super) ungradable: Ungradable,
+}
+
+#[cfg(all(test, unix))]
+impl Formats<'static> {
+    /// Every detail shown, PrairieLearn's default for a crate that does
+    /// not compile.
+    pub(super) const PLAIN: Formats<'static> = Formats {
+        shown: &Shown::NONE,
+        ungradable: Ungradable::CompileError,
+    };
+}
+
 /// Writes one submission's reports into `out/folder` (its portable folder;
-/// the reports inside carry its real name).
+/// the reports inside carry its real name). `result.json` keeps every
+/// detail; the learner-facing formats show what `formats` says.
 pub(super) fn write_submission(
     out: &Path,
     folder: &str,
     s: &SubmissionReport,
     seed: &str,
+    formats: &Formats,
 ) -> std::io::Result<()> {
     let dir = out.join(folder);
+    let shown = formats.shown;
     write_atomically(&dir.join("result.json"), report::kit::result_json(s, seed))?;
-    write_atomically(&dir.join("junit.xml"), report::junit::junit_xml(s, seed))?;
+    write_atomically(
+        &dir.join("junit.xml"),
+        report::junit::junit_xml_shown(s, seed, shown),
+    )?;
     write_atomically(
         &dir.join("gradescope/results.json"),
-        report::gradescope::results_json(s, seed),
+        report::gradescope::results_json_shown(s, seed, shown),
     )?;
     write_atomically(
         &dir.join("exercism/results.json"),
-        report::exercism::results_json(s),
+        report::exercism::results_json_shown(s, shown),
+    )?;
+    write_atomically(
+        &dir.join("prairielearn/results.json"),
+        report::prairielearn::results_json(s, seed, shown, formats.ungradable),
     )
 }
 

@@ -55,7 +55,13 @@ struct Test {
 /// Most characters of a test's `output` (Exercism's limit), cut note included.
 pub const OUTPUT_CHARS: usize = 500;
 
-/// Exercism's `results.json` (version 3) for one submission, pretty, newline.
+/// Exercism's `results.json` (version 3) for one submission, pretty, newline,
+/// each step told as `shown` says ([`super::visibility`]).
+pub fn results_json_shown(s: &SubmissionReport, shown: &super::visibility::Shown) -> String {
+    results_json(&shown.redacted(s, false))
+}
+
+/// Exercism's `results.json`, every detail shown.
 pub fn results_json(s: &SubmissionReport) -> String {
     let s = &s.attempted();
     let results = match s.build {

@@ -28,6 +28,7 @@
 //! It is there only when the penalty is more than 0 points.
 
 use super::outside::{t, tr, visible};
+use super::visibility::Shown;
 use super::{
     capped, AdvancedBuild, Build, ClauseStatus, StepReport, StepStatus, SubmissionReport,
     MESSAGE_CAP,
@@ -64,7 +65,13 @@ struct Test {
 
 /// Gradescope's `results.json` for one submission, pretty, newline.
 pub fn results_json(s: &SubmissionReport, seed: &str) -> String {
-    let s = &s.attempted();
+    results_json_shown(s, seed, &Shown::default())
+}
+
+/// [`results_json`] with each step's visibility and detail
+/// ([`super::visibility`]): a step's `visibility` is its own.
+pub fn results_json_shown(s: &SubmissionReport, seed: &str, shown: &Shown) -> String {
+    let s = &shown.redacted(&s.attempted(), true);
     let mut results = Results {
         // Bonus points go on top: Gradescope shows a score above the
         // assignment's total as extra credit.
@@ -95,7 +102,7 @@ pub fn results_json(s: &SubmissionReport, seed: &str) -> String {
                 max_score: if step.bonus { 0 } else { step.weight },
                 status: if step.passed { "passed" } else { "failed" },
                 output: step_output(step),
-                visibility: "visible",
+                visibility: shown.of(&step.step).0.word(),
             })
             .collect(),
     };
@@ -130,7 +137,7 @@ fn penalty_test(late: &super::lms::Late) -> Test {
     }
 }
 
-fn overview(s: &SubmissionReport, seed: &str) -> String {
+pub(super) fn overview(s: &SubmissionReport, seed: &str) -> String {
     let mut text = tr("report.gradescope.seed", &[("seed", &seed)]) + "\n";
     let recorded =
         |what: &Option<String>| what.clone().unwrap_or_else(|| t("report.none_recorded"));
@@ -177,7 +184,7 @@ fn overview(s: &SubmissionReport, seed: &str) -> String {
     capped(&visible::text(&text), MESSAGE_CAP)
 }
 
-fn step_output(step: &StepReport) -> String {
+pub(super) fn step_output(step: &StepReport) -> String {
     let text = match step.status {
         StepStatus::Passed => String::new(),
         StepStatus::NotStarted => tr(

@@ -12,12 +12,16 @@ pub mod junit;
 pub mod kit;
 pub mod lms;
 pub(crate) mod outside;
+pub mod prairielearn;
+#[cfg(test)]
+pub(crate) mod schema_check;
 pub mod similarity;
 #[cfg(test)]
 mod snapshot;
 pub mod summary;
 #[cfg(test)]
 pub(crate) mod test_support;
+pub mod visibility;
 
 use serde::{Deserialize, Serialize};
 

@@ -15,7 +15,14 @@ fn write_shard(dir: &Path, names: &[&str], seed: u64) {
         .map(|s| needs_review(s, "stand-in", &weights, seed))
         .collect();
     for r in &reports {
-        write_submission(dir, &folders[&r.name], r, &seed.to_string()).unwrap();
+        write_submission(
+            dir,
+            &folders[&r.name],
+            r,
+            &seed.to_string(),
+            &super::super::write::Formats::PLAIN,
+        )
+        .unwrap();
     }
     let class = ClassReport {
         schema: report::GRADE_SCHEMA.into(),

@@ -474,10 +474,13 @@ fn student_row(out: &mut String, s: &SummarySubmission, f: &Figures) {
                 let kind = Kind::of(s, x);
                 let _ = write!(
                     out,
-                    "<td class=\"st {0}\" data-step=\"{1}\" data-status=\"{0}\">{2}</td>",
+                    "<td class=\"st {0}\" data-step=\"{1}\" data-status=\"{0}\"{3}>{2}</td>",
                     kind.name(),
                     esc(&x.step),
-                    esc(&t(&format!("report.html.cell.{}", kind.name())))
+                    esc(&t(&format!("report.html.cell.{}", kind.name()))),
+                    x.score
+                        .map(|p| format!(" data-points=\"{p}\""))
+                        .unwrap_or_default()
                 );
             }
             None => {

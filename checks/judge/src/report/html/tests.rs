@@ -102,6 +102,7 @@ pub(crate) fn synthetic(n: usize) -> SummaryFile {
                         passed: status == StepStatus::Passed,
                         status,
                         weight: 1,
+                        score: Some(u32::from(status == StepStatus::Passed)),
                         bonus,
                         fault: (status == StepStatus::Failed && i % 4 == 1).then_some(
                             [FaultKind::TimedOut, FaultKind::Crashed, FaultKind::Flooded][i % 3],

@@ -89,6 +89,10 @@ pub struct SummaryStep {
     pub passed: bool,
     pub status: StepStatus,
     pub weight: u32,
+    /// Points this step earned (its weight when passed, or its share of
+    /// it under `--credit rules`); absent in summaries written before it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub score: Option<u32>,
     /// An advanced (bonus) step.
     #[serde(default, skip_serializing_if = "super::is_false")]
     pub bonus: bool,
@@ -135,6 +139,7 @@ pub fn summary_of(c: &ClassReport) -> SummaryFile {
                         passed: step.passed,
                         status: step.status,
                         weight: step.weight,
+                        score: Some(step.score),
                         bonus: step.bonus,
                         failed: step
                             .clauses

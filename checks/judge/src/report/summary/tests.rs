@@ -43,7 +43,7 @@ fn json_has_exactly_the_summary_fields() {
         assert!(["ok", "failed"].contains(&s["build"].as_str().unwrap()));
         for step in s["steps"].as_array().unwrap() {
             let advanced = crate::suites::is_advanced(step["step"].as_str().unwrap());
-            let mut want = vec!["passed", "status", "step", "weight"];
+            let mut want = vec!["passed", "score", "status", "step", "weight"];
             if step["status"] == "failed" {
                 want.insert(0, "failed");
             }
