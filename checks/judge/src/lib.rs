@@ -23,6 +23,7 @@
 //! which sets it up and runs its arguments. This file only declares the modules. The end-to-end and snapshot tests use the library directly.
 
 pub mod autograder;
+pub mod calendar;
 pub mod catalog;
 pub mod check;
 pub mod cli;

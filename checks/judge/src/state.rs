@@ -61,18 +61,10 @@ pub fn now() -> u64 {
 }
 
 /// A Unix instant as `YYYYMMDD-HHMMSS` in UTC, for names a person reads
-/// and sorts (the days-to-date step is H. Hinnant's `civil_from_days`).
+/// and sorts.
 pub fn stamp(unix: u64) -> String {
-    let days = (unix / 86_400) as i64 + 719_468;
     let secs = unix % 86_400;
-    let era = days.div_euclid(146_097);
-    let doe = days - era * 146_097;
-    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
+    let (year, month, day) = crate::calendar::civil_from_days((unix / 86_400) as i64);
     format!(
         "{year:04}{month:02}{day:02}-{:02}{:02}{:02}",
         secs / 3_600,

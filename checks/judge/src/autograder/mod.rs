@@ -167,6 +167,29 @@ pub fn run(root: &Path, autograder: &Path) -> u8 {
 /// Grades one submission; its Gradescope results, with the container's
 /// note when confinement is not whole, or the grade's exit status.
 fn grade_one(root: &Path, submission: &Path) -> Result<String, u8> {
+    let policy = crate::grade::policy::Policy::default();
+    grade_staged(
+        root,
+        submission,
+        &policy,
+        "gradescope/results.json",
+        "output",
+    )
+}
+
+/// Grades one uploaded submission (staged as [`staged`] does) with
+/// `policy`, in a folder of its own, and gives back its report at
+/// `results` (a path in the submission's report folder) as JSON text, the
+/// container's note put before its text field `field` when confinement is
+/// not whole; or the grade's exit status when there is no such report.
+/// Gradescope's and PrairieLearn's entrypoints both grade this way.
+pub(crate) fn grade_staged(
+    root: &Path,
+    submission: &Path,
+    policy: &crate::grade::policy::Policy,
+    results: &str,
+    field: &str,
+) -> Result<String, u8> {
     let work = tempfile::tempdir().map_err(|_| status::KIT_ERROR)?;
     let folder = staged(submission, work.path()).map_err(|_| status::KIT_ERROR)?;
     let out = work.path().join("grades");
@@ -178,7 +201,7 @@ fn grade_one(root: &Path, submission: &Path) -> Result<String, u8> {
         limits: Limits::default(),
         submissions: vec![folder],
         merge: Vec::new(),
-        policy: Default::default(),
+        policy: Box::new(policy.clone()),
         extras: Default::default(),
         similarity: None,
     };
@@ -191,15 +214,15 @@ fn grade_one(root: &Path, submission: &Path) -> Result<String, u8> {
         .as_str()
         .ok_or(code)?
         .to_string();
-    let mut results = read(out.join(report).join("gradescope/results.json")).ok_or(code)?;
+    let mut json = read(out.join(report).join(results)).ok_or(code)?;
     let missing =
         crate::platform::missing_in(&crate::compile::target_dir(root), args.limits.confinement);
     if !missing.is_empty() {
         let note = tr("autograde.container", &[("what", &missing.join(", "))]);
-        let output = results["output"].as_str().unwrap_or_default();
-        results["output"] = format!("{note}\n\n{output}").into();
+        let text = json[field].as_str().unwrap_or_default();
+        json[field] = format!("{note}\n\n{text}").into();
     }
-    serde_json::to_string_pretty(&results)
+    serde_json::to_string_pretty(&json)
         .map(|s| s + "\n")
         .map_err(|_| status::KIT_ERROR)
 }

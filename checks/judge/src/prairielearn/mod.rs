@@ -22,8 +22,6 @@
 
 use crate::catalog::{t, tr};
 use crate::grade::policy::{self, Policy};
-use crate::grade::GradeArgs;
-use crate::limits::Limits;
 use crate::report::prairielearn::failed_json;
 use crate::status;
 use std::io;
@@ -233,41 +231,8 @@ pub fn grade(root: &Path, grade_root: &Path, policy: &Policy) -> u8 {
 /// Grades one submission; its PrairieLearn results, with the container's
 /// note when confinement is not whole, or the grade's exit status.
 fn grade_one(root: &Path, student: &Path, policy: &Policy) -> Result<String, u8> {
-    let work = tempfile::tempdir().map_err(|_| status::KIT_ERROR)?;
-    let folder = crate::autograder::staged(student, work.path()).map_err(|_| status::KIT_ERROR)?;
-    let out = work.path().join("grades");
-    let args = GradeArgs {
-        out: out.clone(),
-        seed: None,
-        jobs: 1,
-        shard: None,
-        limits: Limits::default(),
-        submissions: vec![folder],
-        merge: Vec::new(),
-        policy: Box::new(policy.clone()),
-        extras: Default::default(),
-        similarity: None,
-    };
-    let code = crate::grade::run_with(root, &args, false);
-    let read = |path: PathBuf| -> Option<serde_json::Value> {
-        serde_json::from_str(&std::fs::read_to_string(path).ok()?).ok()
-    };
-    let summary = read(out.join("summary.json")).ok_or(code)?;
-    let report = summary["submissions"][0]["folder"]
-        .as_str()
-        .ok_or(code)?
-        .to_string();
-    let mut results = read(out.join(report).join("prairielearn/results.json")).ok_or(code)?;
-    let missing =
-        crate::platform::missing_in(&crate::compile::target_dir(root), args.limits.confinement);
-    if !missing.is_empty() {
-        let note = tr("autograde.container", &[("what", &missing.join(", "))]);
-        let message = results["message"].as_str().unwrap_or_default();
-        results["message"] = format!("{note}\n\n{message}").into();
-    }
-    serde_json::to_string_pretty(&results)
-        .map(|s| s + "\n")
-        .map_err(|_| status::KIT_ERROR)
+    let results = "prairielearn/results.json";
+    crate::autograder::grade_staged(root, student, policy, results, "message")
 }
 
 #[cfg(test)]

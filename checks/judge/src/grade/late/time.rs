@@ -74,23 +74,14 @@ pub(crate) fn parse_rfc3339(text: &str) -> Option<i64> {
     {
         return None;
     }
-    let days = days_from_civil(year, month, day);
+    let days = crate::calendar::days_from_civil(year, month, day);
     Some(days * 86400 + hour * 3600 + minute * 60 + second.min(59) - offset)
 }
 
 /// `seconds` since the epoch as RFC 3339 in UTC (`2026-03-02T04:59:00Z`).
 pub(crate) fn format_rfc3339(seconds: i64) -> String {
     let (days, secs) = (seconds.div_euclid(86_400), seconds.rem_euclid(86_400));
-    // Howard Hinnant's `civil_from_days`.
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
+    let (year, month, day) = crate::calendar::civil_from_days(days);
     format!(
         "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
         secs / 3600,
@@ -104,16 +95,4 @@ fn num_of(s: &str) -> Option<i64> {
         .all(|c| c.is_ascii_digit())
         .then(|| s.parse().ok())
         .flatten()
-}
-
-/// Days from 1970-01-01 to a proleptic Gregorian date (Howard Hinnant's
-/// `days_from_civil`).
-fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
-    let y = if m <= 2 { y - 1 } else { y };
-    let era = y.div_euclid(400);
-    let yoe = y - era * 400;
-    let mp = (m + 9) % 12;
-    let doy = (153 * mp + 2) / 5 + d - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    era * 146097 + doe - 719468
 }
