@@ -12,9 +12,10 @@
 //! outside every module tree gets no diagnostics at all). Skipped, with the
 //! reason, when rust-analyzer is not installed.
 
+use lab_judge::platform::{plain_output, plain_status_within};
 use std::path::Path;
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::Command;
+use std::time::Duration;
 
 /// Appended to each learner file: a mismatched type, E0308.
 const PROBE: &str = "\n#[allow(dead_code)]\nfn lab_editor_probe() -> u8 {\n    \"probe\"\n}\n";
@@ -33,10 +34,9 @@ const LIMIT: Duration = Duration::from_secs(600);
 
 /// The stage's outcome: passed, and what to print.
 pub(super) fn check(root: &Path) -> (bool, String) {
-    let version = Command::new("rust-analyzer")
-        .arg("--version")
-        .stdin(Stdio::null())
-        .output();
+    // Through the judge's register of its own children: the Linux layer,
+    // collecting orphans while other stages run, would reap it otherwise.
+    let version = plain_output(Command::new("rust-analyzer").arg("--version"));
     if !version.is_ok_and(|o| o.status.success()) {
         return (
             true,
@@ -103,31 +103,22 @@ fn run(root: &Path) -> Result<String, String> {
     let file = std::fs::File::create(&out).map_err(|e| e.to_string())?;
     // Build scripts and proc macros off: the stage needs only the module
     // trees (cargo metadata), not a build of the whole workspace.
-    let mut child = Command::new("rust-analyzer")
-        .args([
-            "diagnostics",
-            "--disable-build-scripts",
-            "--disable-proc-macros",
-        ])
-        .arg(&kit)
-        .env("CARGO_NET_OFFLINE", "true")
-        .env("CARGO_TARGET_DIR", dir.path().join("target"))
-        .stdin(Stdio::null())
-        .stdout(file.try_clone().map_err(|e| e.to_string())?)
-        .stderr(file)
-        .spawn()
-        .map_err(|e| e.to_string())?;
-    let started = Instant::now();
-    loop {
-        match child.try_wait().map_err(|e| e.to_string())? {
-            Some(_) => break,
-            None if started.elapsed() > LIMIT => {
-                let _ = child.kill();
-                let _ = child.wait();
-                return Err(format!("no answer within {} s", LIMIT.as_secs()));
-            }
-            None => std::thread::sleep(Duration::from_millis(200)),
-        }
+    let mut cmd = Command::new("rust-analyzer");
+    cmd.args([
+        "diagnostics",
+        "--disable-build-scripts",
+        "--disable-proc-macros",
+    ])
+    .arg(&kit)
+    .env("CARGO_NET_OFFLINE", "true")
+    .env("CARGO_TARGET_DIR", dir.path().join("target"))
+    .stdout(file.try_clone().map_err(|e| e.to_string())?)
+    .stderr(file);
+    if plain_status_within(&mut cmd, LIMIT)
+        .map_err(|e| e.to_string())?
+        .is_none()
+    {
+        return Err(format!("no answer within {} s", LIMIT.as_secs()));
     }
     let bytes = std::fs::read(&out).map_err(|e| e.to_string())?;
     Ok(String::from_utf8_lossy(&bytes).into_owned())

@@ -386,6 +386,52 @@ pub fn plain_output(cmd: &mut Command) -> io::Result<std::process::Output> {
     cmd.output()
 }
 
+/// Runs a trusted helper program (rust-analyzer in the self-test) with the
+/// output `cmd` was given (a file: nothing is read from it here),
+/// registered as [`plain_output`] registers its child, for at most
+/// `limit`: its exit status, or `None` when it was stopped at the limit
+/// (Unix: with its whole process group).
+pub fn plain_status_within(
+    cmd: &mut Command,
+    limit: std::time::Duration,
+) -> io::Result<Option<std::process::ExitStatus>> {
+    #[cfg(unix)]
+    use std::os::unix::process::CommandExt;
+    #[cfg(unix)]
+    cmd.process_group(0);
+    cmd.stdin(std::process::Stdio::null());
+    #[cfg(unix)]
+    let (mut child, slot) = {
+        let _guard = groups::spawning();
+        let child = cmd.spawn()?;
+        let slot = groups::register(child.id() as i32);
+        (child, slot)
+    };
+    #[cfg(not(unix))]
+    let mut child = cmd.spawn()?;
+    let started = std::time::Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait()? {
+            break Some(status);
+        }
+        if started.elapsed() > limit {
+            #[cfg(unix)]
+            // SAFETY: killpg takes no pointers; the group is the child's
+            // own (process_group(0) above), still registered, so not reaped.
+            unsafe {
+                libc::killpg(child.id() as i32, libc::SIGKILL);
+            }
+            let _ = child.kill();
+            let _ = child.wait();
+            break None;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    };
+    #[cfg(unix)]
+    groups::release(slot);
+    Ok(status)
+}
+
 /// A file of the judge's own with no name that [`seal`] can close for
 /// good (the Linux layer: a memfd; the portable one: a [`private_file`]).
 pub fn sealable_file() -> io::Result<std::fs::File> {

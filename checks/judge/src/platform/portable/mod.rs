@@ -258,6 +258,36 @@ mod tests {
         assert_eq!(exit, Exit::Failure(7));
     }
 
+    /// A trusted helper run with a limit: registered, so the Linux layer's
+    /// collector leaves it alone (its status is read, not "no child
+    /// processes"), and stopped at the limit.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_helper_within_a_limit_is_left_to_the_judge_and_stopped_at_it() {
+        let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let collector = {
+            let stop = stop.clone();
+            std::thread::spawn(move || {
+                while !stop.load(std::sync::atomic::Ordering::SeqCst) {
+                    crate::platform::linux::spawn::reap_orphans();
+                    std::thread::sleep(Duration::from_millis(5));
+                }
+            })
+        };
+        let mut done = Command::new("sh");
+        done.args(["-c", "sleep 0.3; exit 4"]);
+        let limit = Duration::from_secs(60);
+        let status = crate::platform::plain_status_within(&mut done, limit).unwrap();
+        let mut endless = Command::new("sh");
+        endless.args(["-c", "sleep 60"]);
+        let short = Duration::from_millis(300);
+        let cut = crate::platform::plain_status_within(&mut endless, short).unwrap();
+        stop.store(true, std::sync::atomic::Ordering::SeqCst);
+        collector.join().unwrap();
+        assert_eq!(status.and_then(|s| s.code()), Some(4));
+        assert!(cut.is_none());
+    }
+
     #[test]
     fn exit_codes_signals_and_a_flood_are_told_apart() {
         let mut fail = Command::new("sh");
