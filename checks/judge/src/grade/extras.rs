@@ -279,16 +279,15 @@ impl Prepared {
 /// The kit's version and `rustc --version` (the catalog's "unknown" when
 /// rustc does not answer).
 pub(super) fn run_info() -> RunInfo {
-    let toolchain = std::process::Command::new("rustc")
-        .arg("--version")
-        .stdin(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .output()
-        .ok()
-        .filter(|o| o.status.success())
-        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
-        .filter(|s| !s.is_empty())
-        .unwrap_or_else(|| t("regrade.unknown"));
+    // Registered as the judge's own child (platform::plain_output): the
+    // Linux layer's collector of orphans would reap it otherwise.
+    let toolchain =
+        crate::platform::plain_output(std::process::Command::new("rustc").arg("--version"))
+            .ok()
+            .filter(|o| o.status.success())
+            .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+            .filter(|s| !s.is_empty())
+            .unwrap_or_else(|| t("regrade.unknown"));
     RunInfo {
         kit: env!("CARGO_PKG_VERSION").to_string(),
         toolchain,
