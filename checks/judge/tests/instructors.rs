@@ -460,7 +460,7 @@ fn check_says_that_grade_draws_its_own_seed() {
     let lines: Vec<&str> = r.stdout.lines().collect();
     let note = lines
         .iter()
-        .position(|l| l.contains("grade draws a fresh seed"));
+        .position(|l| l.contains("grading draws a seed of its own"));
     assert_eq!(note, Some(1), "{}", r.stdout);
     let r = run(
         kit.path(),
@@ -469,7 +469,7 @@ fn check_says_that_grade_draws_its_own_seed() {
         BUILD,
         &[],
     );
-    assert!(!r.stdout.contains("fresh seed"), "{}", r.stdout);
+    assert!(!r.stdout.contains("seed of its own"), "{}", r.stdout);
     let r = run(
         kit.path(),
         "lab.sh",
@@ -477,7 +477,7 @@ fn check_says_that_grade_draws_its_own_seed() {
         BUILD,
         &[],
     );
-    assert!(r.stdout.contains("新的随机种子"), "{}", r.stdout);
+    assert!(r.stdout.contains("评分时会另取一个随机种子"), "{}", r.stdout);
 }
 
 #[test]
