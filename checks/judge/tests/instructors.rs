@@ -477,7 +477,11 @@ fn check_says_that_grade_draws_its_own_seed() {
         BUILD,
         &[],
     );
-    assert!(r.stdout.contains("评分时会另取一个随机种子"), "{}", r.stdout);
+    assert!(
+        r.stdout.contains("评分时会另取一个随机种子"),
+        "{}",
+        r.stdout
+    );
 }
 
 #[test]
