@@ -537,7 +537,10 @@ fn hostile_code_is_told(env: &[(&str, &str)]) {
         ),
         (
             "floods",
-            "loop { println!(\"flood flood flood flood flood flood flood\"); }",
+            // Half a megabyte a write: past the 4 MiB cap in a few writes,
+            // so well within the 0.5 s limit on a loaded machine too (one
+            // short line a write took longer than that beside a CPU hog).
+            "let chunk = \"flood \".repeat(90_000); loop { print!(\"{chunk}\"); }",
             "printed more than",
         ),
         (
