@@ -24,7 +24,7 @@ pub struct CheckArgs {
     /// How the trials are printed (watch prints passes as dots).
     pub console: Console,
     /// `--message-format`: the human report, or JSON events (`events.rs`).
-    pub format: crate::events::Format,
+    pub format: crate::stdout::Format,
     /// `--github` (or `GITHUB_ACTIONS=true`): annotations and a step
     /// summary for GitHub Actions (`github.rs`).
     pub github: bool,
@@ -183,7 +183,7 @@ fn advanced_path(args: &CheckArgs) -> String {
 }
 
 pub fn run(root: &Path, args: &CheckArgs) -> u8 {
-    crate::events::set_format(args.format);
+    crate::stdout::set_format(args.format);
     let github = args.github || crate::github::wanted();
     if github {
         crate::github::stop_commands();
@@ -414,7 +414,7 @@ mod tests {
 
     #[test]
     fn message_format_and_github_are_read_and_watch_refuses_json() {
-        use crate::events::Format;
+        use crate::stdout::Format;
         assert_eq!(args(&["check", "03"]).format, Format::Human);
         let a = args(&["check", "03", "--message-format", "json", "--github"]);
         assert_eq!((a.format, a.github), (Format::Json, true));

@@ -1,15 +1,15 @@
 //! `check --message-format json`: one JSON object per line on the standard
 //! output (`docs/events.schema.json`, described in `docs/EVENTS.md`), and
-//! while it is on, the human report on the standard error (`say!`,
-//! [`human`]). Texts are exact, cut to [`TEXT_CAP`] bytes.
+//! while it is on, the human report on the standard error
+//! ([`crate::stdout`]). Texts are exact, cut to [`TEXT_CAP`] bytes.
 
 use crate::evaluate::StepResult;
 use crate::limits::Limits;
 use crate::locate::Locator;
+use crate::stdout::on;
 use crate::verdict::{ClauseVerdict, Fault};
 use serde_json::{json, Value};
 use std::io::Write;
-use std::sync::atomic::{AtomicBool, Ordering};
 
 pub mod validate;
 
@@ -21,45 +21,6 @@ pub const SCHEMA: &str = "retry-lab.events/1";
 
 /// The most bytes of any one text in an event.
 pub const TEXT_CAP: usize = 8192;
-
-/// What `check` writes to the standard output.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub enum Format {
-    #[default]
-    Human,
-    Json,
-}
-
-static JSON: AtomicBool = AtomicBool::new(false);
-
-/// Turns the event stream on or off for the rest of the process.
-pub fn set_format(format: Format) {
-    JSON.store(format == Format::Json, Ordering::Relaxed);
-}
-
-/// Whether the events own the standard output.
-pub fn on() -> bool {
-    JSON.load(Ordering::Relaxed)
-}
-
-/// Where the human report goes: the standard error while events are on.
-pub fn human() -> Box<dyn Write> {
-    if on() {
-        Box::new(std::io::stderr().lock())
-    } else {
-        Box::new(std::io::stdout().lock())
-    }
-}
-
-/// `println!` to [`human`].
-#[macro_export]
-macro_rules! say {
-    () => { $crate::say!("") };
-    ($($arg:tt)*) => {{
-        use std::io::Write as _;
-        let _ = writeln!($crate::events::human(), $($arg)*);
-    }};
-}
 
 /// `text` cut to [`TEXT_CAP`] bytes at a character boundary.
 pub fn capped(text: &str) -> String {

@@ -34,7 +34,7 @@ pub fn mark_start() {
 pub fn print(trials: &[Trial], terse: bool, colour: bool) -> (u64, u64) {
     let started = *STARTED.get_or_init(Instant::now);
     let text = frame(trials, terse, colour, started.elapsed().as_secs_f64());
-    let mut out = crate::events::human();
+    let mut out = crate::stdout::human();
     // A reader that went away (`| head`) ends the output, not the check.
     let _ = out.write_all(text.as_bytes());
     let _ = out.flush();

@@ -42,7 +42,7 @@ fn token() -> String {
 /// stream, until [`resume_commands`].
 pub fn stop_commands() {
     let t = token();
-    let mut out = crate::events::human();
+    let mut out = crate::stdout::human();
     let _ = writeln!(out, "::stop-commands::{t}");
     let _ = out.flush();
     *TOKEN
@@ -57,7 +57,7 @@ pub fn resume_commands() {
         .unwrap_or_else(std::sync::PoisonError::into_inner)
         .take();
     if let Some(t) = taken {
-        let mut out = crate::events::human();
+        let mut out = crate::stdout::human();
         let _ = writeln!(out, "::{t}::");
         let _ = out.flush();
     }
@@ -194,7 +194,7 @@ pub fn append_summary(path: &std::path::Path, text: &str) -> std::io::Result<()>
 /// The annotations (on the human report's stream) and the summary.
 pub fn report(results: &[StepResult], limits: &Limits, at: &dyn Fn(&str) -> Locator) {
     resume_commands();
-    let mut out = crate::events::human();
+    let mut out = crate::stdout::human();
     for r in results {
         if let Some((name, text)) = first_failure(r, limits) {
             let _ = writeln!(out, "{}", annotation(&at(r.suite.step), &name, &text));

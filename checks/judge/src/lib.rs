@@ -63,6 +63,7 @@ pub mod similarity;
 pub mod simpler;
 pub mod state;
 pub mod status;
+pub mod stdout;
 pub mod suites;
 pub mod timing;
 pub mod verdict;

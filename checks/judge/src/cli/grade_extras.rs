@@ -4,7 +4,7 @@
 //! `grade::extras::prepare` before grading starts.
 
 use super::help::Words;
-use super::spec::{option, path_option};
+use super::parts::{option, path_option};
 use crate::catalog::tr;
 use crate::grade::extras::GradeExtras;
 use clap::{Arg, ArgMatches};

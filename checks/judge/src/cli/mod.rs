@@ -13,6 +13,7 @@ mod grade_extras;
 mod help;
 mod maintainers;
 mod output;
+mod parts;
 mod policy;
 mod similarity;
 mod spec;

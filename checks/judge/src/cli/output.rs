@@ -3,9 +3,9 @@
 //! refuses JSON, its screen being for a person.
 
 use super::help::Words;
-use super::spec::{flag, option};
+use super::parts::{flag, option};
 use crate::catalog::tr;
-use crate::events::Format;
+use crate::stdout::Format;
 use clap::{Arg, ArgMatches};
 
 pub(super) fn options(w: &Words) -> [Arg; 2] {

@@ -4,7 +4,7 @@
 //! `prairielearn-grade`, and those two commands' own arguments.
 
 use super::help::Words;
-use super::spec::{limit_options, one_path, option, path_and_more, path_option, Spec};
+use super::parts::{limit_options, one_path, option, path_and_more, path_option, Spec};
 use super::Command;
 use crate::catalog::tr;
 use crate::grade::policy::{pair, Credit, Policy};

@@ -2,7 +2,7 @@
 //! `--similarity-threshold PERCENT` (see `crate::similarity`).
 
 use super::help::Words;
-use super::spec::{flag, option};
+use super::parts::{flag, option};
 use crate::catalog::tr;
 use clap::{Arg, ArgMatches};
 

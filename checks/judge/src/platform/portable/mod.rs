@@ -233,13 +233,10 @@ mod tests {
         assert!(gone, "process {pid} outlived its group");
     }
 
-    /// Both layers live in one process (the unit tests; a judge on Linux
-    /// with `LAB_PLATFORM=portable` that also builds through the Linux
-    /// layer's code): the Linux layer, collecting orphans, must take none
-    /// of this layer's children for one.
+    /// `work`'s answer, done while the Linux layer's collector of orphans
+    /// runs in a loop beside it, as it does while the judge grades.
     #[cfg(target_os = "linux")]
-    #[test]
-    fn the_linux_layer_collecting_orphans_leaves_this_layers_child_alone() {
+    fn beside_the_collector<T>(work: impl FnOnce() -> T) -> T {
         let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
         let collector = {
             let stop = stop.clone();
@@ -250,11 +247,24 @@ mod tests {
                 }
             })
         };
-        let mut cmd = Command::new("sh");
-        cmd.args(["-c", "sleep 0.4; exit 7"]);
-        let (exit, _) = run(&mut cmd, 5_000, None);
+        let answer = work();
         stop.store(true, std::sync::atomic::Ordering::SeqCst);
         collector.join().unwrap();
+        answer
+    }
+
+    /// Both layers live in one process (the unit tests; a judge on Linux
+    /// with `LAB_PLATFORM=portable` that also builds through the Linux
+    /// layer's code): the Linux layer, collecting orphans, must take none
+    /// of this layer's children for one.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn the_linux_layer_collecting_orphans_leaves_this_layers_child_alone() {
+        let (exit, _) = beside_the_collector(|| {
+            let mut cmd = Command::new("sh");
+            cmd.args(["-c", "sleep 0.4; exit 7"]);
+            run(&mut cmd, 5_000, None)
+        });
         assert_eq!(exit, Exit::Failure(7));
     }
 
@@ -264,26 +274,17 @@ mod tests {
     #[cfg(target_os = "linux")]
     #[test]
     fn a_helper_within_a_limit_is_left_to_the_judge_and_stopped_at_it() {
-        let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
-        let collector = {
-            let stop = stop.clone();
-            std::thread::spawn(move || {
-                while !stop.load(std::sync::atomic::Ordering::SeqCst) {
-                    crate::platform::linux::spawn::reap_orphans();
-                    std::thread::sleep(Duration::from_millis(5));
-                }
-            })
-        };
-        let mut done = Command::new("sh");
-        done.args(["-c", "sleep 0.3; exit 4"]);
-        let limit = Duration::from_secs(60);
-        let status = crate::platform::plain_status_within(&mut done, limit).unwrap();
-        let mut endless = Command::new("sh");
-        endless.args(["-c", "sleep 60"]);
-        let short = Duration::from_millis(300);
-        let cut = crate::platform::plain_status_within(&mut endless, short).unwrap();
-        stop.store(true, std::sync::atomic::Ordering::SeqCst);
-        collector.join().unwrap();
+        let (status, cut) = beside_the_collector(|| {
+            let mut done = Command::new("sh");
+            done.args(["-c", "sleep 0.3; exit 4"]);
+            let limit = Duration::from_secs(60);
+            let status = crate::platform::plain_status_within(&mut done, limit).unwrap();
+            let mut endless = Command::new("sh");
+            endless.args(["-c", "sleep 60"]);
+            let short = Duration::from_millis(300);
+            let cut = crate::platform::plain_status_within(&mut endless, short).unwrap();
+            (status, cut)
+        });
         assert_eq!(status.and_then(|s| s.code()), Some(4));
         assert!(cut.is_none());
     }

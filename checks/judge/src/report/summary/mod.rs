@@ -23,7 +23,6 @@
 //! or Markdown escaping; `summary.json` keeps the exact name.
 
 mod csv;
-mod lms_md;
 mod markdown;
 #[cfg(test)]
 mod tests;
