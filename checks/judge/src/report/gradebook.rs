@@ -91,15 +91,11 @@ fn record(out: &mut String, cells: &[&str]) {
 
 /// One cell, disarmed and quoted.
 pub fn cell(text: &str) -> String {
-    let text = if text.starts_with(['=', '+', '-', '@', '\t', '\r']) && !is_number(text) {
-        format!("'{text}")
+    use super::summary::csv::{csv_cell, csv_name};
+    if is_number(text) {
+        csv_cell(text)
     } else {
-        text.to_string()
-    };
-    if text.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", text.replace('"', "\"\""))
-    } else {
-        text
+        csv_cell(&csv_name(text))
     }
 }
 

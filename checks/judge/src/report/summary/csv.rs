@@ -87,7 +87,7 @@ fn build_word(build: Build) -> &'static str {
 }
 
 /// A name a spreadsheet will not run as a formula.
-fn csv_name(name: &str) -> String {
+pub(in super::super) fn csv_name(name: &str) -> String {
     if name.starts_with(['=', '+', '-', '@', '\t', '\r']) {
         format!("'{name}")
     } else {
@@ -96,7 +96,7 @@ fn csv_name(name: &str) -> String {
 }
 
 /// RFC 4180: quoted (quotes doubled) when holding a comma, quote, CR or LF.
-fn csv_cell(text: &str) -> String {
+pub(in super::super) fn csv_cell(text: &str) -> String {
     if text.contains([',', '"', '\n', '\r']) {
         format!("\"{}\"", text.replace('"', "\"\""))
     } else {

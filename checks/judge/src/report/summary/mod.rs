@@ -22,7 +22,7 @@
 //! ends included, escaped as `\u{1b}`, `\n`, …) before quoting, disarming
 //! or Markdown escaping; `summary.json` keeps the exact name.
 
-mod csv;
+pub(super) mod csv;
 mod markdown;
 #[cfg(test)]
 mod tests;
